@@ -1,0 +1,22 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Convoy deliberately has no package dependencies: Foundation, FoundationNetworking on Linux,
+// Dispatch and the toolchain's test libraries only.
+let package = Package(
+  name: "Convoy",
+  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+  products: [
+    .library(name: "Convoy", targets: ["Convoy"]),
+    .library(name: "ConvoyTesting", targets: ["ConvoyTesting"]),
+    .executable(name: "democli", targets: ["DemoCLI"]),
+  ],
+  targets: [
+    .target(name: "Convoy"),
+    .target(name: "ConvoyTesting", dependencies: ["Convoy"]),
+    .executableTarget(name: "DemoCLI", dependencies: ["Convoy", "ConvoyTesting"]),
+    .testTarget(name: "ConvoyTests", dependencies: ["Convoy", "ConvoyTesting"]),
+    .testTarget(name: "ConvoyIntegrationTests", dependencies: ["Convoy", "ConvoyTesting"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

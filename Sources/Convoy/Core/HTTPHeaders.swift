@@ -1,0 +1,121 @@
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+import Foundation
+
+/// An ordered collection of HTTP header fields with case-insensitive names.
+///
+/// Header names are case-insensitive (RFC 9110 §5.1); `HTTPURLResponse.allHeaderFields` on Linux
+/// is not, so Convoy reads and writes headers only through this type.
+public struct HTTPHeaders: Sendable, Hashable {
+  /// One header field.
+  public struct Field: Sendable, Hashable {
+    /// The name as it was given; comparisons ignore its case.
+    public var name: String
+    /// The value.
+    public var value: String
+
+    /// Creates a field.
+    public init(name: String, value: String) {
+      self.name = name
+      self.value = value
+    }
+  }
+
+  /// The fields in the order they were added.
+  public private(set) var fields: [Field] = []
+
+  /// Creates an empty collection.
+  public init() {}
+
+  /// Creates a collection from fields, keeping their order and repeats.
+  public init(_ fields: [Field]) {
+    self.fields = fields
+  }
+
+  /// Creates a collection from a dictionary, with names in sorted order for stable output.
+  public init(_ dictionary: [String: String]) {
+    fields = dictionary.sorted { $0.key < $1.key }.map { Field(name: $0.key, value: $0.value) }
+  }
+
+  /// The value for `name`, with repeated fields joined by `", "` (RFC 9110 §5.3);
+  /// setting replaces every field of that name, and `nil` removes them.
+  public subscript(name: String) -> String? {
+    get {
+      let values = self.values(for: name)
+      return values.isEmpty ? nil : values.joined(separator: ", ")
+    }
+    set {
+      remove(name)
+      if let newValue { fields.append(Field(name: name, value: newValue)) }
+    }
+  }
+
+  /// Every value given for `name`, in order.
+  public func values(for name: String) -> [String] {
+    fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+  }
+
+  /// Whether a field named `name` is present.
+  public func contains(_ name: String) -> Bool {
+    fields.contains { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+  }
+
+  /// Appends a field without removing existing fields of the same name.
+  public mutating func add(name: String, value: String) {
+    fields.append(Field(name: name, value: value))
+  }
+
+  /// Removes every field named `name`.
+  public mutating func remove(_ name: String) {
+    fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+  }
+
+  /// Returns these headers with `other`'s fields replacing any of the same name.
+  public func merging(_ other: HTTPHeaders) -> HTTPHeaders {
+    var merged = self
+    for name in other.uniqueNames { merged.remove(name) }
+    merged.fields.append(contentsOf: other.fields)
+    return merged
+  }
+
+  /// The distinct names, first spelling kept, in order of first appearance.
+  public var uniqueNames: [String] {
+    var seen = Set<String>()
+    return fields.compactMap { seen.insert($0.name.lowercased()).inserted ? $0.name : nil }
+  }
+
+  /// The headers as a dictionary with repeated fields joined, as `URLRequest` and
+  /// `HTTPURLResponse` expect them.
+  public var dictionary: [String: String] {
+    Dictionary(uniqueKeysWithValues: uniqueNames.map { ($0, self[$0] ?? "") })
+  }
+
+  /// Whether there are no fields.
+  public var isEmpty: Bool { fields.isEmpty }
+}
+
+extension HTTPHeaders: ExpressibleByDictionaryLiteral {
+  /// Creates headers from a literal, keeping the literal's order.
+  public init(dictionaryLiteral elements: (String, String)...) {
+    fields = elements.map { Field(name: $0.0, value: $0.1) }
+  }
+}
+
+extension HTTPHeaders: Sequence {
+  /// Iterates the fields in order.
+  public func makeIterator() -> IndexingIterator<[Field]> {
+    fields.makeIterator()
+  }
+}
+
+extension HTTPHeaders {
+  /// The headers of a response, read through `value(forHTTPHeaderField:)` semantics.
+  public init(_ response: HTTPURLResponse) {
+    var headers = HTTPHeaders()
+    for (key, value) in response.allHeaderFields {
+      headers.add(name: String(describing: key), value: String(describing: value))
+    }
+    self = HTTPHeaders(headers.fields.sorted { $0.name.lowercased() < $1.name.lowercased() })
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The body of a request, carrying its own content type.
+///
+/// A body is encoded when the request is built for sending (at each attempt), not when it is
+/// described, so describing a request never throws; an encoding failure surfaces as
+/// ``ServerConnectionError/encodingFailed(_:_:)``.
+///
+/// ```swift
+/// var body: RequestBody? { .json(NewPlace(name: "Harbour")) }
+/// ```
+public struct RequestBody: Sendable {
+  /// Where the bytes come from.
+  public enum Content: Sendable {
+    /// Bytes already in memory.
+    case data(Data)
+    /// Bytes produced on demand, once per attempt.
+    case encoded(@Sendable () throws -> Data)
+    /// Bytes streamed from a file, for uploads too large to hold in memory.
+    case file(URL)
+  }
+
+  /// The `Content-Type` header value, or `nil` to send none.
+  public var contentType: String?
+
+  /// Where the bytes come from.
+  public var content: Content
+
+  /// Whether the body can be sent again, which retries and 307/308 redirects need.
+  public var isReplayable: Bool
+
+  /// Creates a body from its parts.
+  public init(content: Content, contentType: String?, isReplayable: Bool = true) {
+    self.content = content
+    self.contentType = contentType
+    self.isReplayable = isReplayable
+  }
+
+  /// A JSON body encoded from `value` with `encoder`.
+  public static func json<Value: Encodable & Sendable>(
+    _ value: Value, encoder: JSONEncoder = JSONEncoder()
+  ) -> RequestBody {
+    RequestBody(
+      content: .encoded { try encoder.encode(value) },
+      contentType: "application/json")
+  }
+
+  /// Raw bytes with an explicit content type.
+  public static func data(
+    _ data: Data, contentType: String = "application/octet-stream"
+  ) -> RequestBody {
+    RequestBody(content: .data(data), contentType: contentType)
+  }
+
+  /// UTF-8 text.
+  public static func text(
+    _ text: String, contentType: String = "text/plain; charset=utf-8"
+  ) -> RequestBody {
+    RequestBody(content: .data(Data(text.utf8)), contentType: contentType)
+  }
+
+  /// The contents of a file, streamed rather than loaded.
+  public static func file(
+    _ url: URL, contentType: String = "application/octet-stream"
+  ) -> RequestBody {
+    RequestBody(content: .file(url), contentType: contentType)
+  }
+}

@@ -1,0 +1,32 @@
+/// The families of failure that need different words for people.
+///
+/// ``ErrorMessageProvider`` first sorts an error into a category, then words the category, so an
+/// app can change the wording of a whole family in one place.
+public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
+  /// The device is offline.
+  case offline
+  /// The server could not be reached (refused, DNS, connection dropped).
+  case serverUnreachable
+  /// The server took too long.
+  case timedOut
+  /// A secure connection could not be made.
+  case insecureConnection
+  /// The user must log in first.
+  case notLoggedIn
+  /// The server says the user may not do this.
+  case forbidden
+  /// The thing asked for does not exist.
+  case notFound
+  /// The server refused the input.
+  case invalidInput
+  /// Too many requests in a short time.
+  case rateLimited
+  /// The server failed (5xx).
+  case serverFailure
+  /// The answer could not be read (bad JSON, unexpected form).
+  case unreadableResponse
+  /// The app built a request that cannot be sent (bad URL, unencodable body).
+  case invalidRequest
+  /// Anything else.
+  case unknown
+}

@@ -1,0 +1,147 @@
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+import Foundation
+
+/// Turns any failure into a sentence a person can act on.
+///
+/// Cancellation is not a failure a person needs to hear about, so ``message(for:)`` returns `nil`
+/// for it. A server's own message meant for people
+/// (``ServerConnectionError/descriptiveServerError(_:_:)``) is shown as it is.
+///
+/// Change the words of a whole family, or answer specific errors (including an app's own types)
+/// before the standard rules run:
+///
+/// ```swift
+/// var provider = ErrorMessageProvider.standard
+/// provider.wording[.offline] = ErrorMessage(title: "No signal", text: "Find Wi-Fi and retry.")
+/// provider.override = { error in
+///   (error as? CheckoutError).map { _ in ErrorMessage(text: "Your basket changed.") }
+/// }
+/// ```
+public struct ErrorMessageProvider: Sendable {
+  /// Consulted first; return `nil` to fall back to the standard rules.
+  public var override: (@Sendable (any Error) -> ErrorMessage?)?
+
+  /// The words for each category.
+  public var wording: [ErrorCategory: ErrorMessage]
+
+  /// Creates a provider with the standard English wording.
+  public init(
+    wording: [ErrorCategory: ErrorMessage] = ErrorMessageProvider.standardWording,
+    override: (@Sendable (any Error) -> ErrorMessage?)? = nil
+  ) {
+    self.wording = wording
+    self.override = override
+  }
+
+  /// The provider with the standard wording and no override.
+  public static let standard = ErrorMessageProvider()
+
+  /// The message for `error`, or `nil` when the error is a cancellation.
+  public func message(for error: any Error) -> ErrorMessage? {
+    if let message = override?(error) { return message }
+    if error.isCancellation { return nil }
+    if case .descriptiveServerError(let text, _) = error as? ServerConnectionError,
+      !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    {
+      return ErrorMessage(title: wording(for: .invalidInput).title, text: text)
+    }
+    return wording(for: Self.category(of: error))
+  }
+
+  private func wording(for category: ErrorCategory) -> ErrorMessage {
+    wording[category] ?? Self.standardWording[category] ?? Self.fallback
+  }
+
+  /// The family `error` belongs to.
+  public static func category(of error: any Error) -> ErrorCategory {
+    switch error {
+    case let error as ServerConnectionError: category(of: error)
+    case let error as URLError: category(of: TransportFailure(error).kind)
+    case is DecodingError: .unreadableResponse
+    case is EncodingError: .invalidRequest
+    default: .unknown
+    }
+  }
+
+  private static func category(of error: ServerConnectionError) -> ErrorCategory {
+    switch error {
+    case .unexpectedResponse, .decodingFailed: .unreadableResponse
+    case .descriptiveServerError(_, let context): context.statusCode.map(category(ofStatus:)) ?? .unknown
+    case .httpError(let status, _): category(ofStatus: status)
+    case .invalidURL, .encodingFailed: .invalidRequest
+    case .transportFailed(let failure, _): category(of: failure.kind)
+    case .timedOut: .timedOut
+    case .notAuthenticated: .notLoggedIn
+    case .cancelled: .unknown
+    }
+  }
+
+  /// The family an HTTP status belongs to.
+  public static func category(ofStatus status: Int) -> ErrorCategory {
+    switch status {
+    case 401: .notLoggedIn
+    case 403: .forbidden
+    case 404, 410: .notFound
+    case 408: .timedOut
+    case 429: .rateLimited
+    case 400..<500: .invalidInput
+    case 500..<600: .serverFailure
+    default: .unreadableResponse
+    }
+  }
+
+  /// The family a transport failure belongs to.
+  public static func category(of kind: TransportFailure.Kind) -> ErrorCategory {
+    switch kind {
+    case .notConnectedToInternet: .offline
+    case .cannotFindHost, .cannotConnectToHost, .networkConnectionLost: .serverUnreachable
+    case .timedOut: .timedOut
+    case .secureConnectionFailed: .insecureConnection
+    case .badServerResponse, .tooManyRedirects: .unreadableResponse
+    case .unsupportedURL, .fileUnreadable: .invalidRequest
+    case .cancelled, .other: .unknown
+    }
+  }
+
+  private static let fallback = ErrorMessage(
+    title: "Something went wrong", text: "Something went wrong. Please try again.")
+
+  /// The standard English words for each category.
+  public static let standardWording: [ErrorCategory: ErrorMessage] = [
+    .offline: ErrorMessage(
+      title: "You're offline",
+      text: "You appear to be offline. Check your connection and try again."),
+    .serverUnreachable: ErrorMessage(
+      title: "Can't reach the server",
+      text: "The server can't be reached right now. Check your connection or try again later."),
+    .timedOut: ErrorMessage(
+      title: "Taking too long",
+      text: "The server is taking too long to answer. Please try again in a moment."),
+    .insecureConnection: ErrorMessage(
+      title: "Connection not secure",
+      text: "A secure connection to the server couldn't be made. Check the network you're on."),
+    .notLoggedIn: ErrorMessage(
+      title: "Please log in", text: "You need to log in to do that."),
+    .forbidden: ErrorMessage(
+      title: "Not allowed", text: "Your account isn't allowed to do that."),
+    .notFound: ErrorMessage(
+      title: "Not found", text: "What you were looking for isn't there anymore."),
+    .invalidInput: ErrorMessage(
+      title: "Couldn't do that",
+      text: "The server couldn't accept that. Check what you entered and try again."),
+    .rateLimited: ErrorMessage(
+      title: "Slow down", text: "Too many attempts in a short time. Wait a moment and try again."),
+    .serverFailure: ErrorMessage(
+      title: "Server problem",
+      text: "The server ran into a problem. Please try again later."),
+    .unreadableResponse: ErrorMessage(
+      title: "Unexpected answer",
+      text: "The server sent an answer this app doesn't understand. Try updating the app."),
+    .invalidRequest: ErrorMessage(
+      title: "Couldn't send that",
+      text: "This request couldn't be sent. Please update the app or contact support."),
+    .unknown: fallback,
+  ]
+}

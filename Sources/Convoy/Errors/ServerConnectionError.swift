@@ -1,0 +1,91 @@
+import Foundation
+
+/// Everything that can go wrong with a call made through a ``ServerConnection``.
+///
+/// Each case carries an ``ErrorContext`` for developers (method, redacted URL, status, a short
+/// redacted body excerpt). Words for people come from ``ErrorMessageProvider``, never from here.
+public enum ServerConnectionError: Error, Sendable, Hashable {
+  /// The answer could not be understood: not HTTP, or a form the request did not expect.
+  case unexpectedResponse(ErrorContext)
+  /// The server explained the failure in a message meant for people.
+  case descriptiveServerError(String, ErrorContext)
+  /// The server answered with a status the request does not accept.
+  case httpError(Int, ErrorContext)
+  /// The URL could not be built; the string says which part was wrong.
+  case invalidURL(String)
+  /// The request body could not be encoded; the string says why.
+  case encodingFailed(String, ErrorContext)
+  /// No HTTP answer arrived: offline, refused, DNS, TLS, a transport timeout.
+  case transportFailed(TransportFailure, ErrorContext)
+  /// The answer arrived but its body did not match the response type.
+  case decodingFailed(DecodingFailure, ErrorContext)
+  /// Convoy's own deadline for the call or job passed.
+  case timedOut(ErrorContext)
+  /// The request needs a session and the connection has none.
+  case notAuthenticated(ErrorContext)
+  /// The call was cancelled. Never shown to a person as a failure.
+  case cancelled
+
+  /// The developer context, when the case has one.
+  public var context: ErrorContext? {
+    switch self {
+    case .unexpectedResponse(let context), .descriptiveServerError(_, let context),
+      .httpError(_, let context), .encodingFailed(_, let context),
+      .transportFailed(_, let context), .decodingFailed(_, let context),
+      .timedOut(let context), .notAuthenticated(let context):
+      context
+    case .invalidURL, .cancelled:
+      nil
+    }
+  }
+
+  /// Whether this error only says that the call was cancelled.
+  public var isCancellation: Bool {
+    if case .cancelled = self { return true }
+    if case .transportFailed(let failure, _) = self { return failure.kind == .cancelled }
+    return false
+  }
+
+  /// The HTTP status of the answer behind the error, if one arrived.
+  public var statusCode: Int? {
+    context?.statusCode
+  }
+}
+
+extension ServerConnectionError: CustomStringConvertible {
+  /// A developer-facing description with context and no secrets.
+  public var description: String {
+    switch self {
+    case .unexpectedResponse(let context): "unexpected response: \(context)"
+    case .descriptiveServerError(let message, let context): "server said \"\(message)\": \(context)"
+    case .httpError(let status, let context): "HTTP \(status): \(context)"
+    case .invalidURL(let reason): "invalid URL: \(reason)"
+    case .encodingFailed(let reason, let context): "body encoding failed (\(reason)): \(context)"
+    case .transportFailed(let failure, let context): "transport failed \(failure): \(context)"
+    case .decodingFailed(let failure, let context): "\(failure): \(context)"
+    case .timedOut(let context): "timed out: \(context)"
+    case .notAuthenticated(let context): "not logged in: \(context)"
+    case .cancelled: "cancelled"
+    }
+  }
+}
+
+extension ServerConnectionError: LocalizedError {
+  /// The sentence ``ErrorMessageProvider/standard`` gives for this error, so that
+  /// `error.localizedDescription` is already fit for people.
+  public var errorDescription: String? {
+    ErrorMessageProvider.standard.message(for: self)?.text
+  }
+}
+
+extension Error {
+  /// Whether the error only says that work was cancelled (Convoy's, Swift's or URLSession's).
+  public var isCancellation: Bool {
+    switch self {
+    case let error as ServerConnectionError: error.isCancellation
+    case is CancellationError: true
+    case let error as URLError: error.code == .cancelled
+    default: false
+    }
+  }
+}

@@ -1,0 +1,80 @@
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+import Foundation
+
+/// Why a transfer produced no HTTP answer, in terms every transport maps to.
+public struct TransportFailure: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The family of failure; ``ErrorMessageProvider`` words each one.
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// The transfer was cancelled.
+    case cancelled
+    /// The server did not answer in time.
+    case timedOut
+    /// The device has no network connection.
+    case notConnectedToInternet
+    /// The host name could not be resolved.
+    case cannotFindHost
+    /// The host refused or could not take the connection.
+    case cannotConnectToHost
+    /// The connection dropped during the transfer.
+    case networkConnectionLost
+    /// TLS failed: handshake, protocol or an untrusted certificate.
+    case secureConnectionFailed
+    /// The server sent something that is not a valid HTTP answer.
+    case badServerResponse
+    /// A redirect chain was too long or looped.
+    case tooManyRedirects
+    /// The URL's scheme or form is not supported by the transport.
+    case unsupportedURL
+    /// A local file (an upload body) could not be read.
+    case fileUnreadable
+    /// Anything else.
+    case other
+  }
+
+  /// The family of failure.
+  public var kind: Kind
+  /// A developer-facing detail, such as `"URLError -1004"` or `"curl 7: Couldn't connect"`.
+  public var detail: String
+
+  /// Creates a failure.
+  public init(kind: Kind, detail: String) {
+    self.kind = kind
+    self.detail = detail
+  }
+
+  /// Maps a `URLError` to its family.
+  public init(_ error: URLError) {
+    self.init(kind: Kind(error.code), detail: "URLError \(error.code.rawValue)")
+  }
+
+  /// `cannotConnectToHost (URLError -1004)`.
+  public var description: String { "\(kind.rawValue) (\(detail))" }
+}
+
+extension TransportFailure.Kind {
+  /// The family a `URLError` code belongs to.
+  public init(_ code: URLError.Code) {
+    switch code {
+    case .cancelled, .userCancelledAuthentication: self = .cancelled
+    case .timedOut: self = .timedOut
+    case .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff, .callIsActive:
+      self = .notConnectedToInternet
+    case .cannotFindHost, .dnsLookupFailed: self = .cannotFindHost
+    case .cannotConnectToHost: self = .cannotConnectToHost
+    case .networkConnectionLost, .resourceUnavailable: self = .networkConnectionLost
+    case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+      .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid,
+      .clientCertificateRejected, .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection:
+      self = .secureConnectionFailed
+    case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData,
+      .cannotDecodeContentData, .zeroByteResource:
+      self = .badServerResponse
+    case .httpTooManyRedirects, .redirectToNonExistentLocation: self = .tooManyRedirects
+    case .unsupportedURL, .badURL: self = .unsupportedURL
+    case .fileDoesNotExist, .noPermissionsToReadFile, .fileIsDirectory: self = .fileUnreadable
+    default: self = .other
+    }
+  }
+}

@@ -1,0 +1,31 @@
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+import Foundation
+
+/// What adapters and decisions know about the call they work on.
+public struct RequestContext: Sendable {
+  /// The connection's configuration.
+  public var configuration: ServerConfiguration
+  /// The request's method.
+  public var method: HTTPMethod
+  /// The request's path as described.
+  public var path: String
+  /// Whether the request is signed with the session's token.
+  public var authenticationRequirement: AuthenticationRequirement
+  /// The statuses the request accepts.
+  public var acceptableStatusCodes: Range<Int>
+  /// The decoder for this call: the request's, or else the connection's.
+  public var decoder: JSONDecoder
+  /// Whether the request may be sent again: idempotent, or opted in, and with a replayable body.
+  public var isRetryable: Bool
+  /// Which attempt this is, from 1.
+  public var attempt: Int
+  /// The request as sent in this attempt, once built; `nil` while adapters run.
+  public var sentRequest: URLRequest?
+
+  /// A developer context for errors about this call.
+  public func errorContext(statusCode: Int? = nil, body: Data? = nil) -> ErrorContext {
+    ErrorContext(method: method, url: sentRequest?.url, statusCode: statusCode, body: body)
+  }
+}

@@ -1,0 +1,21 @@
+/// One step in judging an answer: validate it, map it, restart the call, fail, or produce the value.
+///
+/// Decisions run in order; each gets the answer as the previous one left it.
+public protocol ResponseDecision: Sendable {
+  /// Judges `response` for `request`.
+  func decide<Request: RequestDescribing>(
+    on response: TransportResponse, for request: Request, context: RequestContext
+  ) async throws -> ResponseDecisionOutcome<Request.Response>
+}
+
+/// What a ``ResponseDecision`` concluded.
+public enum ResponseDecisionOutcome<Value: Sendable>: Sendable {
+  /// Hand this answer (possibly changed) to the next decision.
+  case proceed(TransportResponse)
+  /// Send the request again, judging the next answer with `decisions` (or the same chain).
+  case restart(decisions: [any ResponseDecision]?)
+  /// Stop the call with this error.
+  case fail(any Error)
+  /// Stop the call with this value.
+  case done(Value)
+}

@@ -1,0 +1,18 @@
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+import Foundation
+
+/// An answer kept as raw bytes (images, files, bodies a caller parses itself).
+public struct DataResponse: ResponseDescribing {
+  /// The body.
+  public let data: Data
+  /// The response.
+  public let httpURLResponse: HTTPURLResponse
+
+  /// Keeps the body and the response as they are.
+  public init(data: Data, httpURLResponse: HTTPURLResponse) throws {
+    self.data = data
+    self.httpURLResponse = httpURLResponse
+  }
+}

@@ -1,0 +1,92 @@
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+import Foundation
+
+/// Moves one HTTP exchange over the network: one request out, one answer back.
+///
+/// A transport follows no redirects (it hands 3xx answers back as they are; Convoy's
+/// ``RedirectPolicy`` decides), retries nothing and judges no status: those rules live once,
+/// above the transport, so every transport behaves the same. It is also the test seam:
+/// `ConvoyTesting`'s stub transport conforms to it.
+public protocol HTTPTransport: Sendable {
+  /// Starts sending `request`.
+  ///
+  /// - Parameters:
+  ///   - request: What to send.
+  ///   - completion: Called exactly once, on any thread: with the answer, or with a
+  ///     ``TransportFailure`` (kind ``TransportFailure/Kind/cancelled`` after `cancel()`).
+  /// - Returns: A handle that cancels the transfer.
+  func startTransfer(
+    _ request: TransportRequest,
+    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+  ) -> any TransferHandle
+}
+
+/// Cancels one transfer.
+public protocol TransferHandle: Sendable {
+  /// Stops the transfer; its completion reports ``TransportFailure/Kind/cancelled`` unless it
+  /// already completed. Calling it more than once is harmless.
+  func cancel()
+}
+
+/// What a transport sends.
+public struct TransportRequest: Sendable {
+  /// The method, URL, headers and in-memory body.
+  public var urlRequest: URLRequest
+  /// A file whose contents are the body, streamed instead of `urlRequest.httpBody`.
+  public var bodyFileURL: URL?
+  /// The longest the transport may wait for the next bytes before failing with
+  /// ``TransportFailure/Kind/timedOut``.
+  public var idleTimeout: TimeInterval
+
+  /// Creates a transport request.
+  public init(urlRequest: URLRequest, bodyFileURL: URL? = nil, idleTimeout: TimeInterval = 60) {
+    self.urlRequest = urlRequest
+    self.bodyFileURL = bodyFileURL
+    self.idleTimeout = idleTimeout
+  }
+}
+
+/// What a transport got back.
+public struct TransportResponse: Sendable {
+  /// The status, URL and headers.
+  public var httpURLResponse: HTTPURLResponse
+  /// The headers with repeated fields kept apart, where the transport can tell them apart.
+  public var headers: HTTPHeaders
+  /// The body, decompressed; empty when there was none.
+  public var data: Data
+  /// Timing and size of the exchange.
+  public var metrics: TransferMetrics
+
+  /// Creates a response; `headers` defaults to those of `httpURLResponse`.
+  public init(
+    httpURLResponse: HTTPURLResponse, headers: HTTPHeaders? = nil, data: Data,
+    metrics: TransferMetrics
+  ) {
+    self.httpURLResponse = httpURLResponse
+    self.headers = headers ?? HTTPHeaders(httpURLResponse)
+    self.data = data
+    self.metrics = metrics
+  }
+}
+
+/// Timing and size of one exchange, measured by Convoy (FoundationNetworking reports neither).
+public struct TransferMetrics: Sendable, Hashable {
+  /// When the transfer started.
+  public var startDate: Date
+  /// How long it took until the whole answer had arrived.
+  public var duration: TimeInterval
+  /// Body bytes received.
+  public var bytesReceived: Int
+  /// Body bytes sent.
+  public var bytesSent: Int
+
+  /// Creates metrics.
+  public init(startDate: Date, duration: TimeInterval, bytesReceived: Int, bytesSent: Int) {
+    self.startDate = startDate
+    self.duration = duration
+    self.bytesReceived = bytesReceived
+    self.bytesSent = bytesSent
+  }
+}

@@ -1,0 +1,136 @@
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+import Foundation
+
+/// The default transport: Foundation's `URLSession`, with the corrections Linux needs.
+///
+/// - Redirects are handed back as 3xx answers so that ``RedirectPolicy`` applies them.
+/// - Authentication challenges are refused, so a `401` with `WWW-Authenticate: Basic` comes back
+///   as a `401` answer instead of hanging FoundationNetworking forever.
+/// - The session keeps no `URLCache`: Convoy's own cache decides what is reused.
+public final class URLSessionTransport: HTTPTransport {
+  private let session: URLSession
+
+  /// Creates a transport with its own session built from `configuration`.
+  ///
+  /// The configuration's `urlCache` is removed; use Convoy's HTTP cache instead.
+  public init(configuration: URLSessionConfiguration = .default) {
+    let configuration = configuration.copy() as! URLSessionConfiguration
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    session = URLSession(
+      configuration: configuration, delegate: SessionDelegate(), delegateQueue: nil)
+  }
+
+  deinit {
+    session.invalidateAndCancel()
+  }
+
+  /// Sends the request with a data task, or an upload task when the body is a file.
+  public func startTransfer(
+    _ request: TransportRequest,
+    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+  ) -> any TransferHandle {
+    var urlRequest = request.urlRequest
+    urlRequest.timeoutInterval = request.idleTimeout
+    urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+    let handle = Handle()
+    let startDate = Date()
+    let bytesSent = urlRequest.httpBody?.count ?? request.bodyFileURL.flatMap(Self.fileSize) ?? 0
+    let finish: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
+      completion(
+        Self.result(
+          data: data, response: response ?? handle.task?.response, error: error,
+          cancelledByCaller: handle.isCancelled,
+          metrics: TransferMetrics(
+            startDate: startDate, duration: Date().timeIntervalSince(startDate),
+            bytesReceived: data?.count ?? 0, bytesSent: bytesSent)))
+    }
+    let task: URLSessionTask
+    if let fileURL = request.bodyFileURL {
+      task = session.uploadTask(with: urlRequest, fromFile: fileURL, completionHandler: finish)
+    } else {
+      task = session.dataTask(with: urlRequest, completionHandler: finish)
+    }
+    handle.start(task)
+    return handle
+  }
+
+  private static func result(
+    data: Data?, response: URLResponse?, error: (any Error)?, cancelledByCaller: Bool,
+    metrics: TransferMetrics
+  ) -> Result<TransportResponse, TransportFailure> {
+    if cancelledByCaller {
+      return .failure(TransportFailure(kind: .cancelled, detail: "cancelled by the caller"))
+    }
+    // A refused authentication challenge ends the task with -999 while `response` holds the 401.
+    if let http = response as? HTTPURLResponse,
+      error == nil || (error as? URLError)?.code == .cancelled
+    {
+      return .success(TransportResponse(httpURLResponse: http, data: data ?? Data(), metrics: metrics))
+    }
+    if let urlError = error as? URLError {
+      return .failure(TransportFailure(urlError))
+    }
+    if let error {
+      return .failure(TransportFailure(kind: .other, detail: String(describing: error)))
+    }
+    return .failure(TransportFailure(kind: .badServerResponse, detail: "the answer was not HTTP"))
+  }
+
+  private static func fileSize(_ url: URL) -> Int? {
+    (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue
+  }
+
+  private final class Handle: TransferHandle, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _task: URLSessionTask?
+    private var _isCancelled = false
+
+    var task: URLSessionTask? { lock.withLock { _task } }
+    var isCancelled: Bool { lock.withLock { _isCancelled } }
+
+    func start(_ task: URLSessionTask) {
+      let cancelledEarly = lock.withLock {
+        _task = task
+        return _isCancelled
+      }
+      if cancelledEarly { task.cancel() }
+      task.resume()
+    }
+
+    func cancel() {
+      let task = lock.withLock {
+        _isCancelled = true
+        return _task
+      }
+      task?.cancel()
+    }
+  }
+
+  private final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask,
+      willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+      completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+      completionHandler(nil)
+    }
+
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+      completionHandler:
+        @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+      #if !canImport(FoundationNetworking)
+        // Server trust is evaluated by the system as usual; only credentials are refused.
+        if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
+          completionHandler(.performDefaultHandling, nil)
+          return
+        }
+      #endif
+      completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+  }
+}

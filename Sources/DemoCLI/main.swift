@@ -1,0 +1,3 @@
+import Convoy
+
+print("democli: coming soon")
