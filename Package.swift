@@ -10,11 +10,14 @@ let package = Package(
     .library(name: "Convoy", targets: ["Convoy"]),
     .library(name: "ConvoyTesting", targets: ["ConvoyTesting"]),
     .executable(name: "democli", targets: ["DemoCLI"]),
+    .executable(name: "convoy-benchmarks", targets: ["ConvoyBenchmarks"]),
   ],
   targets: [
     .target(name: "Convoy"),
     .target(name: "ConvoyTesting", dependencies: ["Convoy"]),
     .executableTarget(name: "DemoCLI", dependencies: ["Convoy", "ConvoyTesting"]),
+    // Speed is measured here, in release builds, never in timed tests: `swift run -c release convoy-benchmarks`.
+    .executableTarget(name: "ConvoyBenchmarks", dependencies: ["Convoy", "ConvoyTesting"]),
     .testTarget(name: "ConvoyTests", dependencies: ["Convoy", "ConvoyTesting"]),
     .testTarget(name: "ConvoyIntegrationTests", dependencies: ["Convoy", "ConvoyTesting"]),
   ],
