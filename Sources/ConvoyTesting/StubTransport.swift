@@ -23,7 +23,7 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
     indirect case delayed(TimeInterval, Answer)
 
     /// A JSON answer from a literal-friendly value.
-    public static func json(_ object: any Sendable, status: Int = 200, headers: HTTPHeaders = [:])
+    public static func json(_ object: Any, status: Int = 200, headers: HTTPHeaders = [:])
       -> Answer
     {
       let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()

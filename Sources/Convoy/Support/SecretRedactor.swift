@@ -37,7 +37,8 @@ public enum SecretRedactor {
     components.password = nil
     if let items = components.percentEncodedQueryItems {
       components.percentEncodedQueryItems = items.map {
-        isSensitiveField($0.name) ? URLQueryItem(name: $0.name, value: mask) : $0
+        isSensitiveField($0.name)
+          ? URLQueryItem(name: $0.name, value: URLEncoding.encodeStrictly(mask)) : $0
       }
     }
     return components.string ?? mask
