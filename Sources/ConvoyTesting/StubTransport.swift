@@ -1,8 +1,9 @@
+import Convoy
+import Foundation
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import Convoy
-import Foundation
 
 /// An in-memory transport that answers from a closure and records what was sent.
 ///
@@ -26,7 +27,8 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
     public static func json(_ object: Any, status: Int = 200, headers: HTTPHeaders = [:])
       -> Answer
     {
-      let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+      let data =
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
       var headers = headers
       if !headers.contains("Content-Type") { headers["Content-Type"] = "application/json" }
       return .response(status: status, headers: headers, body: data)

@@ -43,7 +43,8 @@ public struct ServerConfiguration: Sendable {
     components.scheme = "http"
     components.host = "127.0.0.1"
     components.port = port
-    components.path = pathPrefix.hasPrefix("/") || pathPrefix.isEmpty ? pathPrefix : "/" + pathPrefix
+    components.path =
+      pathPrefix.hasPrefix("/") || pathPrefix.isEmpty ? pathPrefix : "/" + pathPrefix
     return ServerConfiguration(environment: .local, baseURL: components.url!)
   }
 

@@ -12,7 +12,8 @@ public struct ErrorContext: Sendable, Hashable, CustomStringConvertible {
   public var bodyExcerpt: String?
 
   /// Creates a context; `url` is redacted here so that no caller can forget to.
-  public init(method: HTTPMethod? = nil, url: URL? = nil, statusCode: Int? = nil, body: Data? = nil) {
+  public init(method: HTTPMethod? = nil, url: URL? = nil, statusCode: Int? = nil, body: Data? = nil)
+  {
     self.method = method
     self.url = url.map(SecretRedactor.redact)
     self.statusCode = statusCode

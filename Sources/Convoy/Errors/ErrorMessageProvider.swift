@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import Foundation
 
 /// Turns any failure into a sentence a person can act on.
 ///
@@ -68,7 +69,8 @@ public struct ErrorMessageProvider: Sendable {
   private static func category(of error: ServerConnectionError) -> ErrorCategory {
     switch error {
     case .unexpectedResponse, .decodingFailed: .unreadableResponse
-    case .descriptiveServerError(_, let context): context.statusCode.map(category(ofStatus:)) ?? .unknown
+    case .descriptiveServerError(_, let context):
+      context.statusCode.map(category(ofStatus:)) ?? .unknown
     case .httpError(let status, _): category(ofStatus: status)
     case .invalidURL, .encodingFailed: .invalidRequest
     case .transportFailed(let failure, _): category(of: failure.kind)

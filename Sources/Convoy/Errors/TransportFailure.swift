@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import Foundation
 
 /// Why a transfer produced no HTTP answer, in terms every transport maps to.
 public struct TransportFailure: Error, Sendable, Hashable, CustomStringConvertible {
@@ -66,7 +67,8 @@ extension TransportFailure.Kind {
     case .networkConnectionLost, .resourceUnavailable: self = .networkConnectionLost
     case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
       .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid,
-      .clientCertificateRejected, .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection:
+      .clientCertificateRejected, .clientCertificateRequired,
+      .appTransportSecurityRequiresSecureConnection:
       self = .secureConnectionFailed
     case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData,
       .cannotDecodeContentData, .zeroByteResource:

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import Foundation
 
 /// The one road every call travels: build → adapters → exchange → decisions → value.
 struct CallPipeline: Sendable {
@@ -119,7 +120,8 @@ struct CallPipeline: Sendable {
       throw .timedOut(ErrorContext(method: context.method, url: last.urlRequest.url))
     case .failure(.transport(let failure, let last)):
       if failure.kind == .cancelled { throw .cancelled }
-      throw .transportFailed(failure, ErrorContext(method: context.method, url: last.urlRequest.url))
+      throw .transportFailed(
+        failure, ErrorContext(method: context.method, url: last.urlRequest.url))
     }
   }
 }

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import Foundation
 
 /// One step that sets up a request before it is sent: a header, a signature, an encoding.
 ///

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import Foundation
 
 /// What adapters and decisions know about the call they work on.
 public struct RequestContext: Sendable {

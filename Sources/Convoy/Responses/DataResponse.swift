@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import Foundation
 
 /// An answer kept as raw bytes (images, files, bodies a caller parses itself).
 public struct DataResponse: ResponseDescribing {

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import Foundation
 
 /// An answer whose body, if any, is ignored (`204 No Content`, `DELETE` and the like).
 public struct EmptyResponse: ResponseDescribing {

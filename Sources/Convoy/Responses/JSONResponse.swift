@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import Foundation
 
 /// An answer whose body is JSON decoded into `Value`.
 public struct JSONResponse<Value: Decodable & Sendable>: ResponseDescribing {

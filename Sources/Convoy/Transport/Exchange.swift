@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import Foundation
 
 /// One logical exchange over a transport: the request, every redirect hop the policy follows,
 /// and a deadline Convoy enforces itself, since FoundationNetworking ignores the resource timeout.

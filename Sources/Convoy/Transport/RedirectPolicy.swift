@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import Foundation
 
 /// Which redirects Convoy follows and how the next request is made, the same for every transport.
 ///

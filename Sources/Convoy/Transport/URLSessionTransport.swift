@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import Foundation
 
 /// The default transport: Foundation's `URLSession`, with the corrections Linux needs.
 ///
@@ -24,7 +25,10 @@ public final class URLSessionTransport: HTTPTransport {
   }
 
   deinit {
-    session.invalidateAndCancel()
+    // The last reference can drop on the session's own delegate queue (a transfer's completion
+    // releasing its exchange); invalidating synchronously there traps in FoundationNetworking.
+    let session = self.session
+    DispatchQueue.global().async { session.invalidateAndCancel() }
   }
 
   /// Sends the request with a data task, or an upload task when the body is a file.
@@ -68,7 +72,8 @@ public final class URLSessionTransport: HTTPTransport {
     if let http = response as? HTTPURLResponse,
       error == nil || (error as? URLError)?.code == .cancelled
     {
-      return .success(TransportResponse(httpURLResponse: http, data: data ?? Data(), metrics: metrics))
+      return .success(
+        TransportResponse(httpURLResponse: http, data: data ?? Data(), metrics: metrics))
     }
     if let urlError = error as? URLError {
       return .failure(TransportFailure(urlError))

@@ -31,7 +31,8 @@ import Testing
         URLQueryItem(name: "q", value: "a+b & c"), URLQueryItem(name: "flag", value: nil),
         URLQueryItem(name: "city", value: "Zürich"),
       ])
-    #expect(url.absoluteString == "https://h.example/search?q=a%2Bb%20%26%20c&flag&city=Z%C3%BCrich")
+    #expect(
+      url.absoluteString == "https://h.example/search?q=a%2Bb%20%26%20c&flag&city=Z%C3%BCrich")
   }
 
   @Test func keepsQueryAlreadyInTheBaseURL() throws {

@@ -57,13 +57,17 @@ private struct SlowRequest: RequestDescribing {
 
 @Suite struct ServerConnectionTests {
   private func connection(
-    decoder: JSONDecoder = JSONDecoder(), _ respond: @escaping @Sendable (TransportRequest) -> StubTransport.Answer
+    decoder: JSONDecoder = JSONDecoder(),
+    _ respond: @escaping @Sendable (TransportRequest) -> StubTransport.Answer
   ) -> (ServerConnection, StubTransport) {
     let transport = StubTransport(respond: respond)
     let configuration = ServerConfiguration(
       environment: .staging, baseURL: URL(string: "https://api.example.com/api/")!,
       defaultHeaders: ["User-Agent": "ConvoyTests", "Accept": "*/*"])
-    return (ServerConnection(configuration: configuration, transport: transport, decoder: decoder), transport)
+    return (
+      ServerConnection(configuration: configuration, transport: transport, decoder: decoder),
+      transport
+    )
   }
 
   @Test func decodesATypedValueFromTheAnswer() async throws {
@@ -87,7 +91,9 @@ private struct SlowRequest: RequestDescribing {
     let place = Place(id: 7, name: "Pier", openedAt: nil)
     let response = try await connection.execute(CreatePlace(place: place))
     #expect(response.value == place)
-    #expect(transport.requests.first?.urlRequest.value(forHTTPHeaderField: "Content-Type") == "application/json")
+    #expect(
+      transport.requests.first?.urlRequest.value(forHTTPHeaderField: "Content-Type")
+        == "application/json")
   }
 
   @Test func connectionDecoderAppliesAndARequestCanOverrideIt() async throws {
@@ -140,7 +146,9 @@ private struct SlowRequest: RequestDescribing {
     await #expect {
       try await connection.execute(PlacesRequest())
     } throws: { error in
-      guard case .descriptiveServerError("Invalid Token.", let context) = error as? ServerConnectionError
+      guard
+        case .descriptiveServerError("Invalid Token.", let context) = error
+          as? ServerConnectionError
       else { return false }
       return context.statusCode == 401
     }
@@ -151,7 +159,9 @@ private struct SlowRequest: RequestDescribing {
     await #expect {
       try await connection.execute(PlacesRequest())
     } throws: { error in
-      guard case .decodingFailed(let failure, _) = error as? ServerConnectionError else { return false }
+      guard case .decodingFailed(let failure, _) = error as? ServerConnectionError else {
+        return false
+      }
       return failure.reason == .keyNotFound && failure.codingPath == "[0].name"
         && failure.responseType.contains("Place")
     }
@@ -190,7 +200,8 @@ private struct SlowRequest: RequestDescribing {
   @Test func malformedURLsFailWithATypedError() async throws {
     let transport = StubTransport { _ in .status(200) }
     let broken = ServerConnection(
-      configuration: ServerConfiguration(environment: "broken", baseURL: URL(string: "mailto:x@y.z")!),
+      configuration: ServerConfiguration(
+        environment: "broken", baseURL: URL(string: "mailto:x@y.z")!),
       transport: transport)
     await #expect {
       try await broken.execute(DeletePlace())

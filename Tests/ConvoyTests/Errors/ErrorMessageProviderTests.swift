@@ -18,7 +18,8 @@ import Testing
       ServerConnectionError.invalidURL("the URL has no host"),
       ServerConnectionError.encodingFailed("NaN", context),
       ServerConnectionError.decodingFailed(
-        DecodingFailure(reason: .keyNotFound, responseType: "Place", codingPath: "id", debugDescription: "x"),
+        DecodingFailure(
+          reason: .keyNotFound, responseType: "Place", codingPath: "id", debugDescription: "x"),
         context),
       ServerConnectionError.timedOut(context),
       ServerConnectionError.notAuthenticated(context),
@@ -114,6 +115,8 @@ import Testing
     }
     #expect(provider.message(for: URLError(.notConnectedToInternet))?.title == "No signal")
     #expect(provider.message(for: CheckoutChanged())?.text == "Your basket changed.")
-    #expect(provider.message(for: URLError(.timedOut)) == ErrorMessageProvider.standard.message(for: URLError(.timedOut)))
+    #expect(
+      provider.message(for: URLError(.timedOut))
+        == ErrorMessageProvider.standard.message(for: URLError(.timedOut)))
   }
 }

@@ -13,7 +13,8 @@ import Testing
   }
 
   @Test func masksSensitiveJSONFieldsAndFormParameters() {
-    let json = #"{"access_token":"eyJhbGciOi.secret","token_type":"Bearer","refresh_token": "r-123"}"#
+    let json =
+      #"{"access_token":"eyJhbGciOi.secret","token_type":"Bearer","refresh_token": "r-123"}"#
     let redactedJSON = SecretRedactor.redact(json)
     #expect(!redactedJSON.contains("eyJhbGciOi"))
     #expect(!redactedJSON.contains("r-123"))
