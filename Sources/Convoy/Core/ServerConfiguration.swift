@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable {
   public var timeout: TimeInterval
   /// How redirects are followed.
   public var redirectPolicy: RedirectPolicy
+  /// Where tokens are issued and how they are kept fresh.
+  public var authentication: AuthenticationConfiguration
 
   /// Creates a configuration.
   public init(
@@ -28,13 +30,15 @@ public struct ServerConfiguration: Sendable {
     baseURL: URL,
     defaultHeaders: HTTPHeaders = HTTPHeaders(),
     timeout: TimeInterval = 60,
-    redirectPolicy: RedirectPolicy = .standard
+    redirectPolicy: RedirectPolicy = .standard,
+    authentication: AuthenticationConfiguration = AuthenticationConfiguration()
   ) {
     self.environment = environment
     self.baseURL = baseURL
     self.defaultHeaders = defaultHeaders
     self.timeout = timeout
     self.redirectPolicy = redirectPolicy
+    self.authentication = authentication
   }
 
   /// A server on this machine at `http://127.0.0.1:port`.
