@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable {
   public var timeout: TimeInterval
   /// How redirects are followed.
   public var redirectPolicy: RedirectPolicy
+  /// How calls are retried after a transient failure; a request may bring its own.
+  public var retryPolicy: RetryPolicy
 
   /// Creates a configuration.
   public init(
@@ -28,13 +30,15 @@ public struct ServerConfiguration: Sendable {
     baseURL: URL,
     defaultHeaders: HTTPHeaders = HTTPHeaders(),
     timeout: TimeInterval = 60,
-    redirectPolicy: RedirectPolicy = .standard
+    redirectPolicy: RedirectPolicy = .standard,
+    retryPolicy: RetryPolicy = .standard
   ) {
     self.environment = environment
     self.baseURL = baseURL
     self.defaultHeaders = defaultHeaders
     self.timeout = timeout
     self.redirectPolicy = redirectPolicy
+    self.retryPolicy = retryPolicy
   }
 
   /// A server on this machine at `http://127.0.0.1:port`.
@@ -77,9 +81,8 @@ public struct ServerConfiguration: Sendable {
       throw .invalidURL("the URL has no host")
     }
     if !queryItems.isEmpty {
-      let encoded = queryItems.map(URLEncoding.encodeQueryItem).joined(separator: "&")
-      let existing = components.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? ""
-      components.percentEncodedQuery = existing + encoded
+      components.percentEncodedQuery = URLEncoding.appendQueryItems(
+        queryItems, to: components.percentEncodedQuery)
     }
     guard let url = components.url else {
       throw .invalidURL("the path \"\(path)\" does not form a valid URL")

@@ -19,9 +19,9 @@ public final class ServerConnection: Sendable {
   /// The decisions that judge every answer, unless a request brings its own chain.
   public let decisions: [any ResponseDecision]
 
-  /// The decisions a connection uses by default: validate the status, then decode.
+  /// The decisions a connection uses by default: retry what is transient, validate, decode.
   public static let standardDecisions: [any ResponseDecision] = [
-    StatusValidation(), ResponseDecoding(),
+    Retry(), StatusValidation(), ResponseDecoding(),
   ]
 
   /// Creates a connection.
@@ -36,7 +36,7 @@ public final class ServerConnection: Sendable {
     configuration: ServerConfiguration,
     transport: (any HTTPTransport)? = nil,
     decoder: JSONDecoder = JSONDecoder(),
-    adapters: [any RequestAdapter] = [],
+    adapters: [any RequestAdapter] = ServerConnection.standardAdapters,
     decisions: [any ResponseDecision] = ServerConnection.standardDecisions
   ) {
     self.configuration = configuration
