@@ -23,6 +23,8 @@ public struct ServerConfiguration: Sendable {
   public var redirectPolicy: RedirectPolicy
   /// How calls are retried after a transient failure; a request may bring its own.
   public var retryPolicy: RetryPolicy
+  /// Where tokens are issued and how they are kept fresh.
+  public var authentication: AuthenticationConfiguration
 
   /// Creates a configuration.
   public init(
@@ -31,7 +33,8 @@ public struct ServerConfiguration: Sendable {
     defaultHeaders: HTTPHeaders = HTTPHeaders(),
     timeout: TimeInterval = 60,
     redirectPolicy: RedirectPolicy = .standard,
-    retryPolicy: RetryPolicy = .standard
+    retryPolicy: RetryPolicy = .standard,
+    authentication: AuthenticationConfiguration = AuthenticationConfiguration()
   ) {
     self.environment = environment
     self.baseURL = baseURL
@@ -39,6 +42,7 @@ public struct ServerConfiguration: Sendable {
     self.timeout = timeout
     self.redirectPolicy = redirectPolicy
     self.retryPolicy = retryPolicy
+    self.authentication = authentication
   }
 
   /// A server on this machine at `http://127.0.0.1:port`.

@@ -18,6 +18,8 @@ public final class ServerConnection: Sendable {
   public let adapters: [any RequestAdapter]
   /// The decisions that judge every answer, unless a request brings its own chain.
   public let decisions: [any ResponseDecision]
+  /// The session and its renewal.
+  let authentication: SessionController
 
   /// The decisions a connection uses by default: retry what is transient, validate, decode.
   public static let standardDecisions: [any ResponseDecision] = [
@@ -32,24 +34,42 @@ public final class ServerConnection: Sendable {
   ///   - decoder: The JSON decoder for responses (date and key strategies live here).
   ///   - adapters: Adapters applied to every request.
   ///   - decisions: The decision chain for every answer.
+  ///   - sessionStore: Where the session is kept across launches; `nil` keeps it in memory only.
+  ///     Call ``restoreSession()`` to load a saved one.
   public init(
     configuration: ServerConfiguration,
     transport: (any HTTPTransport)? = nil,
     decoder: JSONDecoder = JSONDecoder(),
     adapters: [any RequestAdapter] = ServerConnection.standardAdapters,
-    decisions: [any ResponseDecision] = ServerConnection.standardDecisions
+    decisions: [any ResponseDecision] = ServerConnection.standardDecisions,
+    sessionStore: (any SessionStore)? = nil
   ) {
     self.configuration = configuration
     self.transport = transport ?? URLSessionTransport()
     self.decoder = decoder
     self.adapters = adapters
     self.decisions = decisions
+    self.authentication = SessionController(
+      configuration: configuration.authentication, store: sessionStore)
+    // The renewal pipeline has no session of its own, so renewing can never recurse, and it
+    // holds no reference back to the controller, so there is no cycle.
+    let renewal = CallPipeline(
+      configuration: configuration, transport: self.transport, decoder: decoder,
+      adapters: adapters, decisions: decisions, authentication: nil)
+    authentication.setRenewal { session in
+      try await Self.renew(session, through: renewal)
+    }
+    authentication.setNotifier { [weak self] session in
+      NotificationCenter.default.post(
+        name: .convoySessionDidChange, object: self,
+        userInfo: [SessionChange.loggedInKey: session != nil])
+    }
   }
 
   var pipeline: CallPipeline {
     CallPipeline(
       configuration: configuration, transport: transport, decoder: decoder, adapters: adapters,
-      decisions: decisions)
+      decisions: decisions, authentication: authentication)
   }
 
   /// Sends `request` and returns its typed answer.

@@ -13,6 +13,10 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
   case insecureConnection
   /// The user must log in first.
   case notLoggedIn
+  /// The session ended and the user must log in again.
+  case sessionExpired
+  /// A saved login could not be read back.
+  case savedLoginUnreadable
   /// The server says the user may not do this.
   case forbidden
   /// The thing asked for does not exist.

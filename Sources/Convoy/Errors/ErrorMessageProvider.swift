@@ -62,6 +62,7 @@ public struct ErrorMessageProvider: Sendable {
     case let error as URLError: category(of: TransportFailure(error).kind)
     case is DecodingError: .unreadableResponse
     case is EncodingError: .invalidRequest
+    case is SessionStoreError: .savedLoginUnreadable
     default: .unknown
     }
   }
@@ -76,6 +77,9 @@ public struct ErrorMessageProvider: Sendable {
     case .transportFailed(let failure, _): category(of: failure.kind)
     case .timedOut: .timedOut
     case .notAuthenticated: .notLoggedIn
+    case .sessionExpired: .sessionExpired
+    case .refreshLimitExceeded: .serverFailure
+    case .insecureDestination: .insecureConnection
     case .cancelled: .unknown
     }
   }
@@ -126,6 +130,11 @@ public struct ErrorMessageProvider: Sendable {
       text: "A secure connection to the server couldn't be made. Check the network you're on."),
     .notLoggedIn: ErrorMessage(
       title: "Please log in", text: "You need to log in to do that."),
+    .sessionExpired: ErrorMessage(
+      title: "Session expired", text: "Your session has expired. Please log in again."),
+    .savedLoginUnreadable: ErrorMessage(
+      title: "Please log in again",
+      text: "Your saved login couldn't be read. Please log in again."),
     .forbidden: ErrorMessage(
       title: "Not allowed", text: "Your account isn't allowed to do that."),
     .notFound: ErrorMessage(

@@ -23,6 +23,13 @@ public enum ServerConnectionError: Error, Sendable, Hashable {
   case timedOut(ErrorContext)
   /// The request needs a session and the connection has none.
   case notAuthenticated(ErrorContext)
+  /// Renewing the session's token was refused; the session is gone until the next login.
+  case sessionExpired(ErrorContext)
+  /// Tokens were renewed more often than allowed in a short window: a server fault, not retried.
+  case refreshLimitExceeded(ErrorContext)
+  /// A token would have gone to another host than the configuration's, or over plain HTTP to a
+  /// host that is not this machine; nothing was sent.
+  case insecureDestination(ErrorContext)
   /// The call was cancelled. Never shown to a person as a failure.
   case cancelled
 
@@ -32,7 +39,8 @@ public enum ServerConnectionError: Error, Sendable, Hashable {
     case .unexpectedResponse(let context), .descriptiveServerError(_, let context),
       .httpError(_, let context), .encodingFailed(_, let context),
       .transportFailed(_, let context), .decodingFailed(_, let context),
-      .timedOut(let context), .notAuthenticated(let context):
+      .timedOut(let context), .notAuthenticated(let context), .sessionExpired(let context),
+      .refreshLimitExceeded(let context), .insecureDestination(let context):
       context
     case .invalidURL, .cancelled:
       nil
@@ -65,6 +73,10 @@ extension ServerConnectionError: CustomStringConvertible {
     case .decodingFailed(let failure, let context): "\(failure): \(context)"
     case .timedOut(let context): "timed out: \(context)"
     case .notAuthenticated(let context): "not logged in: \(context)"
+    case .sessionExpired(let context): "session expired, token renewal refused: \(context)"
+    case .refreshLimitExceeded(let context): "too many token renewals: \(context)"
+    case .insecureDestination(let context):
+      "token withheld from an insecure destination: \(context)"
     case .cancelled: "cancelled"
     }
   }

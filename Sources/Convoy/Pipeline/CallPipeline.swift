@@ -12,6 +12,8 @@ struct CallPipeline: Sendable {
   let decoder: JSONDecoder
   let adapters: [any RequestAdapter]
   let decisions: [any ResponseDecision]
+  /// The session that signs `.accessToken` requests; `nil` for the pipeline that renews tokens.
+  let authentication: SessionController?
   /// Sees every attempt and retry; the seam the observation issue builds on.
   var observer: (@Sendable (PipelineEvent) -> Void)? = nil
 
@@ -32,7 +34,7 @@ struct CallPipeline: Sendable {
       deadline: Date().addingTimeInterval(timeout), sentRequest: nil)
     let body = PreparedBody(request.body)
     defer { body.discard() }
-    var chain = request.decisions ?? decisions
+    var chain = authenticationDecisions(for: request) + (request.decisions ?? decisions)
     while true {
       context.attempt += 1
       context.sentRequest = nil
@@ -54,6 +56,7 @@ struct CallPipeline: Sendable {
       case .failure(let error):
         throw error
       }
+      context.decisions = chain
       switch try await judge(response, for: request, with: chain, context: context) {
       case .done(let value):
         return value
@@ -134,13 +137,30 @@ struct CallPipeline: Sendable {
     } catch {
       throw ServerConnectionError.encodingFailed(String(describing: error), context.errorContext())
     }
-    for adapter in adapters + request.adapters {
+    for adapter in adapters + request.adapters + authenticationAdapters(for: request) {
       urlRequest = try await adapter.adapt(urlRequest, context: context)
       try Task.checkCancellation(or: .cancelled)
     }
     context.sentRequest = urlRequest
     return TransportRequest(
       urlRequest: urlRequest, bodyFileURL: bodyFileURL, idleTimeout: configuration.timeout)
+  }
+
+  // Signing runs after every other adapter, and renewal before every other decision, so that
+  // no adapter can leak the token elsewhere and no decision judges a 401 that renewal can fix.
+  private func authenticationAdapters<Request: RequestDescribing>(for request: Request)
+    -> [any RequestAdapter]
+  {
+    guard request.authenticationRequirement == .accessToken else { return [] }
+    guard let authentication else { return [MissingSession()] }
+    return [AccessTokenSigning(controller: authentication)]
+  }
+
+  private func authenticationDecisions<Request: RequestDescribing>(for request: Request)
+    -> [any ResponseDecision]
+  {
+    guard request.authenticationRequirement == .accessToken, let authentication else { return [] }
+    return [AccessTokenRefresh(controller: authentication)]
   }
 
   private func exchange(
@@ -167,5 +187,12 @@ extension Task where Success == Never, Failure == Never {
   /// Throws `error` when the current task is cancelled.
   static func checkCancellation(or error: ServerConnectionError) throws(ServerConnectionError) {
     if Task.isCancelled { throw error }
+  }
+}
+
+/// Fails requests that need a session on a pipeline that has none (the token-renewal pipeline).
+private struct MissingSession: RequestAdapter {
+  func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+    throw ServerConnectionError.notAuthenticated(context.errorContext())
   }
 }

@@ -30,6 +30,9 @@ public struct RequestContext: Sendable {
   public var deadline: Date
   /// The request as sent in this attempt, once built; `nil` while adapters run.
   public var sentRequest: URLRequest?
+  /// The decision chain judging this attempt's answer, for decisions that restart with a
+  /// changed chain.
+  public var decisions: [any ResponseDecision] = []
 
   /// A developer context for errors about this call.
   public func errorContext(statusCode: Int? = nil, body: Data? = nil) -> ErrorContext {

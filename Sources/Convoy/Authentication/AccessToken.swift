@@ -1,0 +1,55 @@
+import Foundation
+
+/// An OAuth2 access token with what is needed to renew it (RFC 6749 §5.1).
+///
+/// Its `description` and mirror never show the token or the refresh token.
+public struct AccessToken: Codable, Sendable, Hashable {
+  /// The token itself.
+  public var value: String
+  /// The scheme it is sent with, e.g. `"Bearer"`.
+  public var type: String
+  /// When it stops being valid, if the server said.
+  public var expiresAt: Date?
+  /// The token that renews it, if the server issued one.
+  public var refreshToken: String?
+
+  /// Creates a token.
+  public init(
+    value: String, type: String = "Bearer", expiresAt: Date? = nil, refreshToken: String? = nil
+  ) {
+    self.value = value
+    self.type = type
+    self.expiresAt = expiresAt
+    self.refreshToken = refreshToken
+  }
+
+  /// Whether the token is expired, or will be within `margin` seconds of `now`.
+  public func expires(within margin: TimeInterval, of now: Date = Date()) -> Bool {
+    guard let expiresAt else { return false }
+    return expiresAt.timeIntervalSince(now) <= margin
+  }
+
+  /// The `Authorization` header value: `"<type> <value>"`.
+  public var authorizationHeaderValue: String { "\(type) \(value)" }
+}
+
+extension AccessToken: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+  /// `AccessToken(type: Bearer, value: <redacted>, expiresAt: …)`.
+  public var description: String {
+    let expiry = expiresAt.map { "\($0)" } ?? "unknown"
+    let refresh = refreshToken == nil ? "none" : SecretRedactor.mask
+    return "AccessToken(type: \(type), value: \(SecretRedactor.mask), expiresAt: \(expiry), "
+      + "refreshToken: \(refresh))"
+  }
+  /// The same as ``description``.
+  public var debugDescription: String { description }
+  /// A mirror without secrets, so `dump` stays safe.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "type": type, "value": SecretRedactor.mask, "expiresAt": expiresAt as Any,
+        "refreshToken": refreshToken == nil ? "none" : SecretRedactor.mask,
+      ])
+  }
+}

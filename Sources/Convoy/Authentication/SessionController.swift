@@ -1,0 +1,278 @@
+import Foundation
+
+/// Owns a connection's session and renews its token: once for any number of waiting requests.
+///
+/// Rules, each tested:
+/// - **Single flight**: while a renewal runs, every request that needs one waits for it; none
+///   starts another.
+/// - **Versions**: a request signed with an older token than the current one is replayed with
+///   the current one instead of renewing again.
+/// - **Sticky failure**: a refused renewal ends the session and fails every later request with
+///   ``ServerConnectionError/sessionExpired(_:)`` until the next login.
+/// - **Transient failure** (offline, 5xx): the waiting requests fail, the session stays.
+/// - **Independent waiters**: a waiter's cancellation ends only its own wait, never the renewal.
+/// - **Rate limit**: more renewals than configured in the window are a server fault, reported
+///   as ``ServerConnectionError/refreshLimitExceeded(_:)`` and never looped.
+final class SessionController: Sendable {
+  /// Renews a session; set by the connection to send the refresh-token grant.
+  typealias Renewal = @Sendable (Session) async throws -> Session
+
+  /// Why a credential could not be given; mapped by callers to errors with their own context.
+  enum Refusal: Error, Equatable {
+    case notLoggedIn
+    case expired
+    case refreshLimitExceeded
+    case cancelled
+  }
+
+  private struct State {
+    var session: Session?
+    var version = 0
+    var stickyFailure = false
+    var flight: Flight?
+    var renewalDates: [Date] = []
+    var observers: [UUID: AsyncStream<Session?>.Continuation] = [:]
+  }
+
+  private final class Flight: Sendable {
+    let waiters = Locked<[UUID: CheckedContinuation<AccessToken, any Error>]>([:])
+  }
+
+  private let state = Locked(State())
+  private let configuration: AuthenticationConfiguration
+  private let store: (any SessionStore)?
+  private let renewal = Locked<Renewal?>(nil)
+  private let notifier = Locked<(@Sendable (Session?) -> Void)?>(nil)
+  private let now: @Sendable () -> Date
+
+  init(
+    configuration: AuthenticationConfiguration, store: (any SessionStore)?,
+    now: @escaping @Sendable () -> Date = Date.init
+  ) {
+    self.configuration = configuration
+    self.store = store
+    self.now = now
+  }
+
+  func setRenewal(_ renew: @escaping Renewal) {
+    renewal.withLock { $0 = renew }
+  }
+
+  /// Sets what announces a change besides the streams (the connection posts a notification).
+  func setNotifier(_ notify: @escaping @Sendable (Session?) -> Void) {
+    notifier.withLock { $0 = notify }
+  }
+
+  // MARK: - Session
+
+  var session: Session? { state.withLock { $0.session } }
+
+  /// Installs `session` (a login) and saves it; clears any sticky failure.
+  func install(_ session: Session) throws(SessionStoreError) {
+    try store?.saveSession(session)
+    publish { state in
+      state.session = session
+      state.version += 1
+      state.stickyFailure = false
+      state.renewalDates = []
+    }
+  }
+
+  /// Forgets the session (a logout) and removes the saved one.
+  func clear() throws(SessionStoreError) {
+    publish { state in
+      state.session = nil
+      state.version += 1
+      state.stickyFailure = false
+    }
+    try store?.removeSession()
+  }
+
+  /// Loads the saved session, if any, and installs it without saving it again.
+  func restore() throws(SessionStoreError) -> Session? {
+    guard let saved = try store?.loadSession() else { return nil }
+    publish { state in
+      state.session = saved
+      state.version += 1
+      state.stickyFailure = false
+    }
+    return saved
+  }
+
+  /// A stream of every session change, starting with the current session.
+  func changes() -> AsyncStream<Session?> {
+    let id = UUID()
+    let (stream, continuation) = AsyncStream.makeStream(of: Session?.self)
+    let current = state.withLock { state in
+      state.observers[id] = continuation
+      return state.session
+    }
+    continuation.yield(current)
+    continuation.onTermination = { [weak self] _ in
+      self?.state.withLock { _ = $0.observers.removeValue(forKey: id) }
+    }
+    return stream
+  }
+
+  private func publish(_ change: (inout State) -> Void) {
+    let (session, observers) = state.withLock { state in
+      change(&state)
+      return (state.session, Array(state.observers.values))
+    }
+    for observer in observers { observer.yield(session) }
+    notifier.current?(session)
+  }
+
+  // MARK: - Credentials
+
+  /// The token to sign with now, renewed first if it expires within the margin.
+  func currentToken() async throws -> AccessToken {
+    let token: AccessToken = try state.withLock { state in
+      guard !state.stickyFailure else { throw Refusal.expired }
+      guard let session = state.session else { throw Refusal.notLoggedIn }
+      return session.accessToken
+    }
+    guard token.expires(within: configuration.refreshMargin, of: now()) else { return token }
+    return try await renewedToken(replacing: token.value)
+  }
+
+  /// A token newer than `staleValue`: the current one if someone already renewed, otherwise
+  /// the result of the (single) renewal in flight.
+  func renewedToken(replacing staleValue: String) async throws -> AccessToken {
+    let id = UUID()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        join(id: id, replacing: staleValue, continuation: continuation)
+      }
+    } onCancel: {
+      leave(id: id)
+    }
+  }
+
+  private enum JoinOutcome {
+    case current(AccessToken)
+    case refused(Refusal)
+    case waiting(start: (Session, Int, Flight)?)
+  }
+
+  private func join(
+    id: UUID, replacing staleValue: String,
+    continuation: CheckedContinuation<AccessToken, any Error>
+  ) {
+    let outcome: JoinOutcome = state.withLock { state in
+      if state.stickyFailure { return .refused(.expired) }
+      guard let session = state.session else { return .refused(.notLoggedIn) }
+      if state.flight == nil {
+        if session.accessToken.value != staleValue,
+          !session.accessToken.expires(within: configuration.refreshMargin, of: now())
+        {
+          return .current(session.accessToken)
+        }
+        let windowStart = now().addingTimeInterval(-configuration.refreshWindow)
+        state.renewalDates.removeAll { $0 < windowStart }
+        guard state.renewalDates.count < configuration.maximumRefreshesPerWindow else {
+          return .refused(.refreshLimitExceeded)
+        }
+        state.renewalDates.append(now())
+        let flight = Flight()
+        state.flight = flight
+        flight.waiters.withLock { $0[id] = continuation }
+        return .waiting(start: (session, state.version, flight))
+      }
+      state.flight?.waiters.withLock { $0[id] = continuation }
+      return .waiting(start: nil)
+    }
+    switch outcome {
+    case .current(let token):
+      continuation.resume(returning: token)
+    case .refused(let refusal):
+      continuation.resume(throwing: refusal)
+    case .waiting(let start):
+      if let (session, version, flight) = start {
+        launch(flight, renewing: session, version: version)
+      }
+      if Task.isCancelled { leave(id: id) }
+    }
+  }
+
+  private func leave(id: UUID) {
+    let flight = state.withLock { $0.flight }
+    let waiter = flight?.waiters.withLock { $0.removeValue(forKey: id) }
+    waiter?.resume(throwing: Refusal.cancelled)
+  }
+
+  // The renewal runs in its own task so that no waiter's cancellation can stop it.
+  private func launch(_ flight: Flight, renewing session: Session, version: Int) {
+    let renew = renewal.current
+    Task.detached { [self] in
+      let result: Result<Session, any Error>
+      if let renew {
+        do { result = .success(try await renew(session)) } catch { result = .failure(error) }
+      } else {
+        result = .failure(Refusal.expired)
+      }
+      finish(flight, version: version, result: result)
+    }
+  }
+
+  private func finish(_ flight: Flight, version: Int, result: Result<Session, any Error>) {
+    var outcome: Result<AccessToken, any Error>
+    switch result {
+    case .success(let renewed):
+      var current: Session?
+      publish { state in
+        state.flight = nil
+        // A logout or login while renewing wins over the renewal's result.
+        if state.version == version {
+          state.session = renewed
+          state.version += 1
+        }
+        current = state.session
+      }
+      if current == renewed { try? store?.saveSession(renewed) }
+      outcome = current.map { .success($0.accessToken) } ?? .failure(Refusal.notLoggedIn)
+    case .failure(let error) where Self.isRefusal(error):
+      outcome = .failure(Refusal.expired)
+      publish { state in
+        state.flight = nil
+        guard state.version == version else { return }
+        state.session = nil
+        state.version += 1
+        state.stickyFailure = true
+      }
+      try? store?.removeSession()
+    case .failure(let error):
+      outcome = .failure(error)
+      state.withLock { $0.flight = nil }
+    }
+    let waiters = flight.waiters.withLock { waiters in
+      defer { waiters = [:] }
+      return Array(waiters.values)
+    }
+    for waiter in waiters { waiter.resume(with: outcome) }
+  }
+
+  /// Whether a failed renewal means the grant is gone for good (RFC 6749 §5.2: `invalid_grant`
+  /// and friends come back as 400 or 401), rather than a passing fault.
+  static func isRefusal(_ error: any Error) -> Bool {
+    if let refusal = error as? Refusal { return refusal == .expired }
+    guard let error = error as? ServerConnectionError else { return false }
+    switch error {
+    case .httpError, .descriptiveServerError: return [400, 401].contains(error.statusCode ?? 0)
+    default: return false
+    }
+  }
+}
+
+/// Keys of the `userInfo` of ``Foundation/Notification/Name/convoySessionDidChange``.
+public enum SessionChange {
+  /// A `Bool`: whether a session is present after the change.
+  public static let loggedInKey = "loggedIn"
+}
+
+extension Notification.Name {
+  /// Posted on `NotificationCenter.default` after a connection's session changed: login,
+  /// renewal, logout or expiry. The `object` is the ``ServerConnection``; the `userInfo` says
+  /// whether a session is present (``SessionChange/loggedInKey``).
+  public static let convoySessionDidChange = Notification.Name("ConvoySessionDidChange")
+}
