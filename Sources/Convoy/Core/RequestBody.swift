@@ -18,6 +18,12 @@ public struct RequestBody: Sendable {
     case encoded(@Sendable () throws -> Data)
     /// Bytes streamed from a file, for uploads too large to hold in memory.
     case file(URL)
+    /// Bytes written by the closure into a temporary file at the given URL, then streamed.
+    ///
+    /// For bodies too large to hold in memory that must be assembled first, such as a multipart
+    /// form with large files. The file is written once per call, reused by its retries, and
+    /// removed when the call ends.
+    case temporaryFile(@Sendable (URL) throws -> Void)
   }
 
   /// The `Content-Type` header value, or `nil` to send none.

@@ -48,6 +48,10 @@ public protocol RequestDescribing: Sendable {
   /// Default: `false`.
   var allowsRetry: Bool { get }
 
+  /// How this request is retried after a transient failure, overriding the configuration's
+  /// ``ServerConfiguration/retryPolicy``. Default: `nil`.
+  var retryPolicy: RetryPolicy? { get }
+
   /// Adapters that run after the connection's for this request only. Default: none.
   var adapters: [any RequestAdapter] { get }
 
@@ -73,6 +77,8 @@ extension RequestDescribing {
   public var decoder: JSONDecoder? { nil }
   /// Only idempotent methods are retried.
   public var allowsRetry: Bool { false }
+  /// The configuration's retry policy.
+  public var retryPolicy: RetryPolicy? { nil }
   /// No request-specific adapters.
   public var adapters: [any RequestAdapter] { [] }
   /// The connection's decisions.

@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable {
   public var timeout: TimeInterval
   /// How redirects are followed.
   public var redirectPolicy: RedirectPolicy
+  /// How calls are retried after a transient failure; a request may bring its own.
+  public var retryPolicy: RetryPolicy
   /// Where tokens are issued and how they are kept fresh.
   public var authentication: AuthenticationConfiguration
 
@@ -31,6 +33,7 @@ public struct ServerConfiguration: Sendable {
     defaultHeaders: HTTPHeaders = HTTPHeaders(),
     timeout: TimeInterval = 60,
     redirectPolicy: RedirectPolicy = .standard,
+    retryPolicy: RetryPolicy = .standard,
     authentication: AuthenticationConfiguration = AuthenticationConfiguration()
   ) {
     self.environment = environment
@@ -38,6 +41,7 @@ public struct ServerConfiguration: Sendable {
     self.defaultHeaders = defaultHeaders
     self.timeout = timeout
     self.redirectPolicy = redirectPolicy
+    self.retryPolicy = retryPolicy
     self.authentication = authentication
   }
 
@@ -81,9 +85,8 @@ public struct ServerConfiguration: Sendable {
       throw .invalidURL("the URL has no host")
     }
     if !queryItems.isEmpty {
-      let encoded = queryItems.map(URLEncoding.encodeQueryItem).joined(separator: "&")
-      let existing = components.percentEncodedQuery.map { $0.isEmpty ? "" : $0 + "&" } ?? ""
-      components.percentEncodedQuery = existing + encoded
+      components.percentEncodedQuery = URLEncoding.appendQueryItems(
+        queryItems, to: components.percentEncodedQuery)
     }
     guard let url = components.url else {
       throw .invalidURL("the path \"\(path)\" does not form a valid URL")

@@ -21,9 +21,9 @@ public final class ServerConnection: Sendable {
   /// The session and its renewal.
   let authentication: SessionController
 
-  /// The decisions a connection uses by default: validate the status, then decode.
+  /// The decisions a connection uses by default: retry what is transient, validate, decode.
   public static let standardDecisions: [any ResponseDecision] = [
-    StatusValidation(), ResponseDecoding(),
+    Retry(), StatusValidation(), ResponseDecoding(),
   ]
 
   /// Creates a connection.
@@ -40,7 +40,7 @@ public final class ServerConnection: Sendable {
     configuration: ServerConfiguration,
     transport: (any HTTPTransport)? = nil,
     decoder: JSONDecoder = JSONDecoder(),
-    adapters: [any RequestAdapter] = [],
+    adapters: [any RequestAdapter] = ServerConnection.standardAdapters,
     decisions: [any ResponseDecision] = ServerConnection.standardDecisions,
     sessionStore: (any SessionStore)? = nil
   ) {

@@ -4,7 +4,8 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// The one road every call travels: build → adapters → exchange → decisions → value.
+/// The one road every call travels: build → adapters → exchange → decisions → value, again for
+/// each retry or restart.
 struct CallPipeline: Sendable {
   let configuration: ServerConfiguration
   let transport: any HTTPTransport
@@ -13,13 +14,15 @@ struct CallPipeline: Sendable {
   let decisions: [any ResponseDecision]
   /// The session that signs `.accessToken` requests; `nil` for the pipeline that renews tokens.
   let authentication: SessionController?
+  /// Sees every attempt and retry; the seam the observation issue builds on.
+  var observer: (@Sendable (PipelineEvent) -> Void)? = nil
 
-  /// Restarts beyond this are a decision chain that never settles; the call fails instead.
+  /// Restarts beyond this (plus the policy's retries) are a decision chain that never settles;
+  /// the call fails instead.
   static let maximumAttempts = 16
 
   func run<Request: RequestDescribing>(_ request: Request) async throws -> Request.Response {
     let timeout = request.timeout ?? configuration.timeout
-    let deadline = Date().addingTimeInterval(timeout)
     var context = RequestContext(
       configuration: configuration, method: request.method, path: request.path,
       authenticationRequirement: request.authenticationRequirement,
@@ -27,16 +30,32 @@ struct CallPipeline: Sendable {
       decoder: request.decoder ?? decoder,
       isRetryable: (request.method.isIdempotent || request.allowsRetry)
         && (request.body?.isReplayable ?? true),
-      attempt: 0, sentRequest: nil)
+      attempt: 0, retries: 0, retryPolicy: request.retryPolicy ?? configuration.retryPolicy,
+      deadline: Date().addingTimeInterval(timeout), sentRequest: nil)
+    let body = PreparedBody(request.body)
+    defer { body.discard() }
     var chain = authenticationDecisions(for: request) + (request.decisions ?? decisions)
     while true {
       context.attempt += 1
       context.sentRequest = nil
+      // Also after a retry's wait: a call cancelled meanwhile is never sent.
       try Task.checkCancellation(or: .cancelled)
-      let transportRequest = try await makeTransportRequest(request, context: &context)
-      let remaining = deadline.timeIntervalSinceNow
+      let transportRequest = try await makeTransportRequest(request, body: body, context: &context)
+      let remaining = context.deadline.timeIntervalSinceNow
       guard remaining > 0 else { throw ServerConnectionError.timedOut(context.errorContext()) }
-      let response = try await exchange(transportRequest, timeout: remaining, context: context)
+      observer?(.sending(transportRequest.urlRequest, attempt: context.attempt))
+      let response: TransportResponse
+      switch await exchange(transportRequest, timeout: remaining, context: context) {
+      case .success(let answer):
+        response = answer
+      case .failure(.transportFailed(let failure, let errorContext)):
+        guard let delay = context.retryPolicy.delay(after: .failure(failure), context: context)
+        else { throw ServerConnectionError.transportFailed(failure, errorContext) }
+        try await wait(delay, before: &context, reason: .failure(failure))
+        continue
+      case .failure(let error):
+        throw error
+      }
       context.decisions = chain
       switch try await judge(response, for: request, with: chain, context: context) {
       case .done(let value):
@@ -47,12 +66,38 @@ struct CallPipeline: Sendable {
         throw ServerConnectionError.unexpectedResponse(
           context.errorContext(statusCode: last.httpURLResponse.statusCode, body: last.data))
       case .restart(let replacement):
-        guard context.attempt < Self.maximumAttempts else {
-          throw ServerConnectionError.unexpectedResponse(
-            context.errorContext(statusCode: response.httpURLResponse.statusCode))
-        }
+        try checkRunaway(context, response: response)
         chain = replacement ?? chain
+      case .retry(let delay):
+        try checkRunaway(context, response: response)
+        try await wait(
+          delay, before: &context, reason: .status(response.httpURLResponse.statusCode))
       }
+    }
+  }
+
+  private func checkRunaway(
+    _ context: RequestContext, response: TransportResponse
+  ) throws(ServerConnectionError) {
+    guard context.attempt < Self.maximumAttempts + context.retryPolicy.maximumRetries else {
+      throw .unexpectedResponse(
+        context.errorContext(statusCode: response.httpURLResponse.statusCode))
+    }
+  }
+
+  /// Sleeps before a retry; cancelling the task ends the sleep at once.
+  private func wait(
+    _ delay: TimeInterval, before context: inout RequestContext,
+    reason: PipelineEvent.RetryReason
+  ) async throws(ServerConnectionError) {
+    context.retries += 1
+    observer?(
+      .retrying(reason: reason, attempt: context.attempt, retry: context.retries, delay: delay))
+    guard delay > 0 else { return }
+    do {
+      try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+    } catch {
+      throw .cancelled
     }
   }
 
@@ -69,36 +114,28 @@ struct CallPipeline: Sendable {
     return .proceed(current)
   }
 
+  /// Describes the request as a `URLRequest` — method, URL and query, headers, body — then lets
+  /// the connection's adapters and the request's own change it, in that order.
   private func makeTransportRequest<Request: RequestDescribing>(
-    _ request: Request, context: inout RequestContext
+    _ request: Request, body: PreparedBody, context: inout RequestContext
   ) async throws -> TransportRequest {
-    let url = try configuration.url(path: request.path, queryItems: request.queryItems)
-    var urlRequest = URLRequest(url: url)
-    urlRequest.httpMethod = request.method.rawValue
+    var urlRequest = URLRequest(url: try configuration.url(path: request.path))
+    context.sentRequest = urlRequest
+    let described: [any RequestAdapter] = [
+      MethodAdapter(request.method), QueryItemsAdapter(request.queryItems),
+    ]
+    for adapter in described {
+      urlRequest = try await adapter.adapt(urlRequest, context: context)
+    }
     for field in configuration.defaultHeaders.merging(request.headers) {
       urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
     }
     context.sentRequest = urlRequest
-    var bodyFileURL: URL?
-    if let body = request.body {
-      switch body.content {
-      case .data(let data):
-        urlRequest.httpBody = data
-      case .encoded(let encode):
-        do {
-          urlRequest.httpBody = try encode()
-        } catch {
-          throw ServerConnectionError.encodingFailed(
-            String(describing: error), context.errorContext())
-        }
-      case .file(let fileURL):
-        bodyFileURL = fileURL
-      }
-      if let contentType = body.contentType,
-        urlRequest.value(forHTTPHeaderField: "Content-Type") == nil
-      {
-        urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type")
-      }
+    let bodyFileURL: URL?
+    do {
+      bodyFileURL = try body.apply(to: &urlRequest)
+    } catch {
+      throw ServerConnectionError.encodingFailed(String(describing: error), context.errorContext())
     }
     for adapter in adapters + request.adapters + authenticationAdapters(for: request) {
       urlRequest = try await adapter.adapt(urlRequest, context: context)
@@ -128,20 +165,20 @@ struct CallPipeline: Sendable {
 
   private func exchange(
     _ request: TransportRequest, timeout: TimeInterval, context: RequestContext
-  ) async throws(ServerConnectionError) -> TransportResponse {
+  ) async -> Result<TransportResponse, ServerConnectionError> {
     let result = await Exchange.perform(
       request, transport: transport, policy: configuration.redirectPolicy, timeout: timeout)
     switch result {
     case .success(let response):
-      return response
+      return .success(response)
     case .failure(.cancelled):
-      throw .cancelled
+      return .failure(.cancelled)
     case .failure(.deadlinePassed(let last)):
-      throw .timedOut(ErrorContext(method: context.method, url: last.urlRequest.url))
+      return .failure(.timedOut(ErrorContext(method: context.method, url: last.urlRequest.url)))
     case .failure(.transport(let failure, let last)):
-      if failure.kind == .cancelled { throw .cancelled }
-      throw .transportFailed(
-        failure, ErrorContext(method: context.method, url: last.urlRequest.url))
+      if failure.kind == .cancelled { return .failure(.cancelled) }
+      return .failure(
+        .transportFailed(failure, ErrorContext(method: context.method, url: last.urlRequest.url)))
     }
   }
 }

@@ -20,8 +20,14 @@ public struct RequestContext: Sendable {
   public var decoder: JSONDecoder
   /// Whether the request may be sent again: idempotent, or opted in, and with a replayable body.
   public var isRetryable: Bool
-  /// Which attempt this is, from 1.
+  /// Which attempt this is, from 1; retries and restarts both count.
   public var attempt: Int
+  /// How many times the call was retried so far after a transient failure (restarts do not count).
+  public var retries: Int
+  /// The retry policy for this call: the request's, else the configuration's.
+  public var retryPolicy: RetryPolicy
+  /// When the whole call, retries and their waits included, must be over.
+  public var deadline: Date
   /// The request as sent in this attempt, once built; `nil` while adapters run.
   public var sentRequest: URLRequest?
   /// The decision chain judging this attempt's answer, for decisions that restart with a

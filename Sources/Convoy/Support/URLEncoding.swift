@@ -21,6 +21,13 @@ package enum URLEncoding {
     return name + "=" + encodeStrictly(value)
   }
 
+  /// `existing` (an already encoded query, or `nil`) with `items` appended after an `&`.
+  package static func appendQueryItems(_ items: [URLQueryItem], to existing: String?) -> String {
+    let encoded = items.map(encodeQueryItem).joined(separator: "&")
+    guard let existing, !existing.isEmpty else { return encoded }
+    return encoded.isEmpty ? existing : existing + "&" + encoded
+  }
+
   /// Encodes what may not appear in a path, keeping valid `%XX` escapes as they are.
   package static func encodePath(_ path: String) -> String {
     var output = ""

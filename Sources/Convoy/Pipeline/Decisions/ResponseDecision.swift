@@ -1,4 +1,7 @@
-/// One step in judging an answer: validate it, map it, restart the call, fail, or produce the value.
+import Foundation
+
+/// One step in judging an answer: validate it, map it, restart or retry the call, fail, or
+/// produce the value.
 ///
 /// Decisions run in order; each gets the answer as the previous one left it.
 public protocol ResponseDecision: Sendable {
@@ -12,8 +15,12 @@ public protocol ResponseDecision: Sendable {
 public enum ResponseDecisionOutcome<Value: Sendable>: Sendable {
   /// Hand this answer (possibly changed) to the next decision.
   case proceed(TransportResponse)
-  /// Send the request again, judging the next answer with `decisions` (or the same chain).
+  /// Send the request again now, judging the next answer with `decisions` (or the same chain);
+  /// for a changed situation, such as a refreshed token. Adapters run again.
   case restart(decisions: [any ResponseDecision]?)
+  /// Send the request again after `delay` seconds because the failure looked transient; counted
+  /// in ``RequestContext/retries``. Cancelling the call ends the wait at once.
+  case retry(after: TimeInterval)
   /// Stop the call with this error.
   case fail(any Error)
   /// Stop the call with this value.

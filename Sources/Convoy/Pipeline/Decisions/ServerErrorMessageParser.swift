@@ -4,7 +4,14 @@ import Foundation
 /// `{"error": true, "code": 999, "reason": "Invalid Token."}`.
 ///
 /// Only JSON bodies are read. The first key in ``messageKeys`` whose value is a non-empty string
-/// wins; nested objects are followed with dotted keys (`"error.message"`).
+/// wins; nested objects are followed with dotted keys (`"error.message"`), arrays with indexes
+/// (`"errors.0.message"`, for GraphQL and JSON:API bodies).
+///
+/// An API with its own shape configures the keys once, on the ``StatusValidation`` of its chain:
+///
+/// ```swift
+/// StatusValidation(parser: ServerErrorMessageParser(messageKeys: ["reason"]))
+/// ```
 public struct ServerErrorMessageParser: Sendable, Hashable {
   /// Keys tried in order.
   public var messageKeys: [String]
@@ -34,7 +41,12 @@ public struct ServerErrorMessageParser: Sendable, Hashable {
   private func value(at keyPath: String, in object: [String: Any]) -> Any? {
     var current: Any? = object
     for part in keyPath.split(separator: ".") {
-      current = (current as? [String: Any])?[String(part)]
+      if let array = current as? [Any] {
+        guard let index = Int(part), array.indices.contains(index) else { return nil }
+        current = array[index]
+      } else {
+        current = (current as? [String: Any])?[String(part)]
+      }
     }
     return current
   }

@@ -1,0 +1,139 @@
+import Foundation
+
+/// When, and how soon, a call is sent again after a transient failure.
+///
+/// This is the one place that decides "retry or not": the ``Retry`` decision asks it about
+/// answers, the pipeline asks it about transport failures. A call is retried only when
+///
+/// - its method is idempotent, or the request sets ``RequestDescribing/allowsRetry``, and its body
+///   can be sent again (``RequestBody/isReplayable``);
+/// - fewer than ``maximumRetries`` retries happened so far;
+/// - the answer's status is in ``retryableStatusCodes`` (and not one the request accepts), or the
+///   transport failure's kind is in ``retryableFailures``;
+/// - the wait fits both ``maximumDelay`` and the call's deadline.
+///
+/// The wait is the server's `Retry-After` when it sent one (RFC 9110 §10.2.3: seconds or an
+/// HTTP-date), else exponential back-off: `baseDelay × multiplier^(retry − 1)`, capped at
+/// `maximumDelay`, then shortened by a random fraction of at most ``jitter`` so that clients that
+/// failed together do not return together.
+///
+/// ```swift
+/// var configuration = ServerConfiguration.local(port: 8080)
+/// configuration.retryPolicy = RetryPolicy(maximumRetries: 4, baseDelay: 0.2)
+/// ```
+public struct RetryPolicy: Sendable, Hashable {
+  /// How many times a call may be sent again after its first attempt; `0` disables retries.
+  public var maximumRetries: Int
+  /// The wait before the first retry, before jitter.
+  public var baseDelay: TimeInterval
+  /// How much longer each following wait is than the one before.
+  public var multiplier: Double
+  /// The longest wait. A server asking for longer with `Retry-After` gets its answer reported
+  /// instead of a retry.
+  public var maximumDelay: TimeInterval
+  /// The largest fraction, from 0 to 1, by which a back-off wait is randomly shortened;
+  /// `1` is "full jitter". `Retry-After` waits are never shortened.
+  public var jitter: Double
+  /// Statuses worth another try.
+  public var retryableStatusCodes: Set<Int>
+  /// Transport failures worth another try.
+  public var retryableFailures: Set<TransportFailure.Kind>
+  /// Whether a `Retry-After` header sets the wait.
+  public var honoursRetryAfter: Bool
+
+  /// Statuses that say "not now" rather than "no": 408, 429, 502, 503, 504.
+  public static let transientStatusCodes: Set<Int> = [408, 429, 502, 503, 504]
+
+  /// Failures a moment later may not repeat: timeouts, refused or dropped connections, name
+  /// lookups, a missing network, a garbled answer. TLS and URL errors are not among them.
+  public static let transientFailures: Set<TransportFailure.Kind> = [
+    .timedOut, .cannotConnectToHost, .networkConnectionLost, .cannotFindHost,
+    .notConnectedToInternet, .badServerResponse,
+  ]
+
+  /// Two retries, waiting about 0.5 s then 1 s.
+  public static let standard = RetryPolicy()
+
+  /// No retries at all.
+  public static let never = RetryPolicy(maximumRetries: 0)
+
+  /// Creates a policy.
+  public init(
+    maximumRetries: Int = 2,
+    baseDelay: TimeInterval = 0.5,
+    multiplier: Double = 2,
+    maximumDelay: TimeInterval = 30,
+    jitter: Double = 0.5,
+    retryableStatusCodes: Set<Int> = RetryPolicy.transientStatusCodes,
+    retryableFailures: Set<TransportFailure.Kind> = RetryPolicy.transientFailures,
+    honoursRetryAfter: Bool = true
+  ) {
+    self.maximumRetries = max(0, maximumRetries)
+    self.baseDelay = max(0, baseDelay)
+    self.multiplier = max(1, multiplier)
+    self.maximumDelay = max(0, maximumDelay)
+    self.jitter = min(1, max(0, jitter))
+    self.retryableStatusCodes = retryableStatusCodes
+    self.retryableFailures = retryableFailures
+    self.honoursRetryAfter = honoursRetryAfter
+  }
+
+  /// What went wrong with an attempt.
+  public enum Trigger: Sendable {
+    /// An answer arrived.
+    case response(TransportResponse)
+    /// No answer arrived.
+    case failure(TransportFailure)
+  }
+
+  /// The seconds to wait before sending the call again, or `nil` when it must not be retried.
+  ///
+  /// - Parameters:
+  ///   - trigger: The answer or failure of the attempt that just ended.
+  ///   - context: The call; its ``RequestContext/retries`` counts the retries so far.
+  ///   - now: The current time, for `Retry-After` dates and the deadline.
+  public func delay(
+    after trigger: Trigger, context: RequestContext, now: Date = Date()
+  ) -> TimeInterval? {
+    var generator = SystemRandomNumberGenerator()
+    return delay(after: trigger, context: context, now: now, using: &generator)
+  }
+
+  func delay<Generator: RandomNumberGenerator>(
+    after trigger: Trigger, context: RequestContext, now: Date, using generator: inout Generator
+  ) -> TimeInterval? {
+    guard context.isRetryable, context.retries < maximumRetries else { return nil }
+    let wait: TimeInterval
+    switch trigger {
+    case .failure(let failure):
+      guard retryableFailures.contains(failure.kind) else { return nil }
+      wait = jittered(backoff(beforeRetry: context.retries + 1), using: &generator)
+    case .response(let response):
+      let status = response.httpURLResponse.statusCode
+      guard retryableStatusCodes.contains(status), !context.acceptableStatusCodes.contains(status)
+      else { return nil }
+      if honoursRetryAfter, let value = response.headers["Retry-After"],
+        let requested = RetryAfter.delay(from: value, now: now)
+      {
+        wait = requested
+      } else {
+        wait = jittered(backoff(beforeRetry: context.retries + 1), using: &generator)
+      }
+    }
+    guard wait <= maximumDelay, now.addingTimeInterval(wait) < context.deadline else { return nil }
+    return wait
+  }
+
+  /// The back-off before retry number `retry` (from 1), without jitter.
+  public func backoff(beforeRetry retry: Int) -> TimeInterval {
+    let exponent = Double(max(0, retry - 1))
+    return min(maximumDelay, baseDelay * pow(multiplier, exponent))
+  }
+
+  private func jittered<Generator: RandomNumberGenerator>(
+    _ delay: TimeInterval, using generator: inout Generator
+  ) -> TimeInterval {
+    guard jitter > 0, delay > 0 else { return delay }
+    return delay * (1 - jitter * Double.random(in: 0..<1, using: &generator))
+  }
+}

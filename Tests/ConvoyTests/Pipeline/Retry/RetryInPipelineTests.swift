@@ -1,0 +1,187 @@
+import ConvoyTesting
+import Foundation
+import Testing
+
+@testable import Convoy
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Stands for a body that can be read only once, such as a stream.
+private let oneShotBody = RequestBody(
+  content: .data(Data("x".utf8)), contentType: "text/plain", isReplayable: false)
+
+@Suite struct RetryInPipelineTests {
+  @Test func aTransientStatusIsRetriedTheConfiguredNumberOfTimesThenReported() async {
+    let transport = StubTransport { _ in .status(503) }
+    let error = await #expect(throws: ServerConnectionError.self) {
+      try await probeConnection(transport).execute(ProbeRequest())
+    }
+    #expect(error?.statusCode == 503)
+    #expect(transport.requests.count == 3)
+  }
+
+  @Test func aRetryThatSucceedsReturnsTheValue() async throws {
+    let calls = Locked(0)
+    let transport = StubTransport { _ in
+      calls.next() < 2 ? .status(502) : .json(["ok": true])
+    }
+    let response = try await probeConnection(transport).execute(ProbeRequest())
+    #expect(response.httpURLResponse.statusCode == 200)
+    #expect(transport.requests.count == 3)
+  }
+
+  @Test func aNotFoundIsNotRetried() async {
+    let transport = StubTransport { _ in .status(404) }
+    await #expect(throws: ServerConnectionError.self) {
+      try await probeConnection(transport).execute(ProbeRequest())
+    }
+    #expect(transport.requests.count == 1)
+  }
+
+  @Test func aPostIsRetriedOnlyWhenTheRequestOptsIn() async {
+    let transport = StubTransport { _ in .status(503) }
+    let post = ProbeRequest(method: .post, body: .json(["a": 1]))
+    await #expect(throws: ServerConnectionError.self) {
+      try await probeConnection(transport).execute(post)
+    }
+    #expect(transport.requests.count == 1)
+    var optedIn = post
+    optedIn.allowsRetry = true
+    await #expect(throws: ServerConnectionError.self) {
+      try await probeConnection(transport).execute(optedIn)
+    }
+    #expect(transport.requests.count == 4)
+  }
+
+  @Test func aBodyThatCannotBeReplayedIsNeverRetried() async {
+    let transport = StubTransport { _ in .status(503) }
+    let request = ProbeRequest(method: .put, body: oneShotBody)
+    await #expect(throws: ServerConnectionError.self) {
+      try await probeConnection(transport).execute(request)
+    }
+    #expect(transport.requests.count == 1)
+  }
+
+  @Test func transientTransportFailuresAreRetriedToo() async throws {
+    let calls = Locked(0)
+    let transport = StubTransport { _ in
+      calls.next() == 0
+        ? .failure(TransportFailure(kind: .networkConnectionLost, detail: "dropped"))
+        : .json([:])
+    }
+    _ = try await probeConnection(transport).execute(ProbeRequest())
+    #expect(transport.requests.count == 2)
+  }
+
+  @Test func permanentTransportFailuresAreNot() async {
+    let transport = StubTransport { _ in
+      .failure(TransportFailure(kind: .secureConnectionFailed, detail: "bad certificate"))
+    }
+    do {
+      _ = try await probeConnection(transport).execute(ProbeRequest())
+      Issue.record("expected a failure")
+    } catch let error as ServerConnectionError {
+      guard case .transportFailed(let failure, _) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(failure.kind == .secureConnectionFailed)
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+    #expect(transport.requests.count == 1)
+  }
+
+  @Test func aRequestsOwnPolicyWinsOverTheConfigurations() async {
+    let transport = StubTransport { _ in .status(503) }
+    let request = ProbeRequest(retryPolicy: RetryPolicy(maximumRetries: 4, baseDelay: 0))
+    await #expect(throws: ServerConnectionError.self) {
+      try await probeConnection(transport).execute(request)
+    }
+    #expect(transport.requests.count == 5)
+  }
+
+  @Test func everyAttemptRunsTheAdaptersAgain() async {
+    let counter = CountingAdapter()
+    let transport = StubTransport { _ in .status(504) }
+    await #expect(throws: ServerConnectionError.self) {
+      try await probeConnection(transport).execute(ProbeRequest(adapters: [counter]))
+    }
+    #expect(counter.count.current == 3)
+  }
+
+  @Test func observersSeeEveryAttemptAndEveryWait() async {
+    let events = Locked<[PipelineEvent]>([])
+    let transport = StubTransport { _ in .status(429, headers: ["Retry-After": "0"]) }
+    let pipeline = observedPipeline(transport, events: events)
+    await #expect(throws: ServerConnectionError.self) { try await pipeline.run(ProbeRequest()) }
+    let summary = events.current.map { event -> String in
+      switch event {
+      case .sending(_, let attempt): "send \(attempt)"
+      case .retrying(let reason, let attempt, let retry, let delay):
+        "retry \(retry) after attempt \(attempt) for \(reason) in \(delay)"
+      }
+    }
+    #expect(
+      summary == [
+        "send 1", "retry 1 after attempt 1 for status(429) in 0.0",
+        "send 2", "retry 2 after attempt 2 for status(429) in 0.0", "send 3",
+      ])
+  }
+
+  @Test func cancellingDuringABackOffWaitEndsItAtOnceAndNothingIsSentAfterIt() async throws {
+    let transport = StubTransport { _ in .status(503) }
+    var configuration = probeConfiguration
+    configuration.retryPolicy = RetryPolicy(baseDelay: 10, jitter: 0)
+    let connection = probeConnection(transport, configuration: configuration)
+    let task = Task { try await connection.execute(ProbeRequest()) }
+    try await waitUntil { transport.requests.count == 1 }
+    try await Task.sleep(nanoseconds: 100_000_000)
+    let cancelled = Date()
+    task.cancel()
+    let result = await task.result
+    #expect(Date().timeIntervalSince(cancelled) < 1)
+    #expect(throws: ServerConnectionError.cancelled) { try result.get() }
+    try await Task.sleep(nanoseconds: 300_000_000)
+    #expect(transport.requests.count == 1)
+  }
+
+  @Test func aRetryAfterIsWaitedFor() async throws {
+    let calls = Locked(0)
+    let transport = StubTransport { _ in
+      calls.next() == 0 ? .status(503, headers: ["Retry-After": "1"]) : .json([:])
+    }
+    let started = Date()
+    _ = try await probeConnection(transport).execute(ProbeRequest())
+    #expect(Date().timeIntervalSince(started) >= 1)
+    #expect(transport.requests.count == 2)
+  }
+
+  @Test func aDecisionMayAskForARetryItself() async throws {
+    struct RetryOnce: ResponseDecision {
+      func decide<Request: RequestDescribing>(
+        on response: TransportResponse, for request: Request, context: RequestContext
+      ) async throws -> ResponseDecisionOutcome<Request.Response> {
+        context.retries == 0 ? .retry(after: 0) : .proceed(response)
+      }
+    }
+    let transport = StubTransport { _ in .json([:]) }
+    let request = ProbeRequest(decisions: [RetryOnce(), StatusValidation(), ResponseDecoding()])
+    _ = try await probeConnection(transport).execute(request)
+    #expect(transport.requests.count == 2)
+  }
+}
+
+/// Polls `condition` every 10 ms for at most 5 s.
+func waitUntil(_ condition: @Sendable () -> Bool) async throws {
+  let deadline = Date().addingTimeInterval(5)
+  while !condition() {
+    guard Date() < deadline else {
+      Issue.record("condition not met within 5 s")
+      return
+    }
+    try await Task.sleep(nanoseconds: 10_000_000)
+  }
+}
