@@ -72,6 +72,7 @@ struct CallPipeline: Sendable {
     let url = try configuration.url(path: request.path, queryItems: request.queryItems)
     var urlRequest = URLRequest(url: url)
     urlRequest.httpMethod = request.method.rawValue
+    urlRequest.cachePolicy = request.cachePolicy.urlRequestCachePolicy
     for field in configuration.defaultHeaders.merging(request.headers) {
       urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
     }
