@@ -57,3 +57,14 @@ extension DataResponse {
   var text: String { String(decoding: data, as: UTF8.self) }
   var status: Int { httpURLResponse.statusCode }
 }
+
+/// Polls `condition` every 5 ms for at most `timeout` seconds; returns whether it became true.
+@discardableResult
+func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) async -> Bool {
+  let deadline = Date().addingTimeInterval(timeout)
+  while !condition() {
+    guard Date() < deadline else { return false }
+    try? await Task.sleep(nanoseconds: 5_000_000)
+  }
+  return true
+}

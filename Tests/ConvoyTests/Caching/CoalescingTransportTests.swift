@@ -64,7 +64,8 @@ private final class CancelCounting: HTTPTransport, @unchecked Sendable {
     let connection = connection(counting)
     let leaver = Task { try await connection.execute(CachedGet()) }
     let stayer = Task { try await connection.execute(CachedGet()) }
-    try await Task.sleep(nanoseconds: 100_000_000)
+    #expect(await waitUntil { slowStub.requests.count == 1 })
+    try await Task.sleep(nanoseconds: 50_000_000)  // lets the second caller join the flight
     leaver.cancel()
     await #expect(throws: ServerConnectionError.cancelled) { try await leaver.value }
     #expect(try await stayer.value.status == 200)
@@ -76,7 +77,7 @@ private final class CancelCounting: HTTPTransport, @unchecked Sendable {
     let counting = CancelCounting(slowStub)
     let connection = connection(counting)
     let tasks = (0..<3).map { _ in Task { try await connection.execute(CachedGet()) } }
-    try await Task.sleep(nanoseconds: 100_000_000)
+    #expect(await waitUntil { slowStub.requests.count == 1 })
     for task in tasks { task.cancel() }
     for task in tasks {
       await #expect(throws: ServerConnectionError.cancelled) { try await task.value }
@@ -88,7 +89,7 @@ private final class CancelCounting: HTTPTransport, @unchecked Sendable {
   @Test func aReadStartedAfterAWriteDoesNotJoinAnEarlierRead() async throws {
     let connection = connection(slowStub)
     let before = Task { try await connection.execute(CachedGet()) }
-    try await Task.sleep(nanoseconds: 50_000_000)
+    #expect(await waitUntil { slowStub.requests.count == 1 })
     _ = try await connection.execute(CachedPost())
     _ = try await connection.execute(CachedGet())
     _ = try await before.value
