@@ -58,6 +58,10 @@ public protocol RequestDescribing: Sendable {
   /// The decisions that judge this request's answers, replacing the connection's chain.
   /// Default: `nil`, the connection's chain.
   var decisions: [any ResponseDecision]? { get }
+
+  /// How this request uses the connection's ``HTTPCache``, if it has one.
+  /// Default: ``CachePolicy/useProtocolPolicy``.
+  var cachePolicy: CachePolicy { get }
 }
 
 extension RequestDescribing {
@@ -83,4 +87,6 @@ extension RequestDescribing {
   public var adapters: [any RequestAdapter] { [] }
   /// The connection's decisions.
   public var decisions: [any ResponseDecision]? { nil }
+  /// The HTTP caching rules of RFC 9111.
+  public var cachePolicy: CachePolicy { .useProtocolPolicy }
 }

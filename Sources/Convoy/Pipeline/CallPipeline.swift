@@ -127,6 +127,7 @@ struct CallPipeline: Sendable {
     for adapter in described {
       urlRequest = try await adapter.adapt(urlRequest, context: context)
     }
+    urlRequest.cachePolicy = request.cachePolicy.urlRequestCachePolicy
     for field in configuration.defaultHeaders.merging(request.headers) {
       urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
     }

@@ -1,0 +1,110 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A transport that sends identical `GET` and `HEAD` requests in flight at the same time only
+/// once: every caller gets the one answer.
+///
+/// Requests are identical when method, URL and every header (names case-insensitive) match, so
+/// calls signed for different users never share an answer. One caller cancelling ends only its
+/// own wait; the shared transfer is cancelled when every caller has cancelled. A `POST`, `PUT`,
+/// `PATCH` or `DELETE` to a URL closes the flights for that URL to new callers, so a read
+/// started after a write never receives an answer that was on its way before it.
+public final class CoalescingTransport: HTTPTransport {
+  /// The transport that reaches the network.
+  public let transport: any HTTPTransport
+  private let flights = Locked<[String: Flight]>([:])
+
+  /// One shared transfer; its fields change only under `flights`' lock.
+  private final class Flight: @unchecked Sendable {
+    let url: String
+    var callers: [ObjectIdentifier: PendingTransfer] = [:]
+    var handle: (any TransferHandle)?
+    var isAbandoned = false
+
+    init(url: String) {
+      self.url = url
+    }
+  }
+
+  /// Creates a coalescing transport around `transport`.
+  public init(wrapping transport: any HTTPTransport) {
+    self.transport = transport
+  }
+
+  /// Joins an identical transfer already in flight, or starts one.
+  public func startTransfer(
+    _ request: TransportRequest,
+    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+  ) -> any TransferHandle {
+    let method = HTTPMethod(rawValue: request.urlRequest.httpMethod ?? "GET")
+    let url = request.urlRequest.url?.absoluteString ?? ""
+    guard method == .get || method == .head, request.urlRequest.httpBody == nil,
+      request.bodyFileURL == nil
+    else {
+      if !method.isSafe { closeFlights(for: url) }
+      return transport.startTransfer(request, completion: completion)
+    }
+    let key = Self.key(for: request)
+    let (flight, caller, isNew) = flights.withLock { flights in
+      let flight = flights[key] ?? Flight(url: url)
+      let isNew = flights[key] == nil
+      flights[key] = flight
+      let caller = PendingTransfer(completion: completion) { [weak self, weak flight] in
+        guard let self, let flight else { return }
+        self.leave(flight, key: key)
+      }
+      flight.callers[ObjectIdentifier(caller)] = caller
+      return (flight, caller, isNew)
+    }
+    guard isNew else { return caller }
+    let handle = transport.startTransfer(request) { [weak self] result in
+      self?.land(flight, key: key, result: result)
+    }
+    let abandoned = flights.withLock { _ in
+      flight.handle = handle
+      return flight.isAbandoned
+    }
+    if abandoned { handle.cancel() }
+    return caller
+  }
+
+  private func land(
+    _ flight: Flight, key: String, result: Result<TransportResponse, TransportFailure>
+  ) {
+    let callers = flights.withLock { flights in
+      if flights[key] === flight { flights[key] = nil }
+      defer { flight.callers = [:] }
+      return flight.callers.values
+    }
+    for caller in callers { caller.complete(result) }
+  }
+
+  /// Called once a caller has cancelled; the last one out cancels the shared transfer.
+  private func leave(_ flight: Flight, key: String) {
+    let handle: (any TransferHandle)? = flights.withLock { flights in
+      flight.callers = flight.callers.filter { $0.value.isWaiting }
+      guard flight.callers.isEmpty, !flight.isAbandoned else { return nil }
+      flight.isAbandoned = true
+      if flights[key] === flight { flights[key] = nil }
+      return flight.handle
+    }
+    handle?.cancel()
+  }
+
+  private func closeFlights(for url: String) {
+    flights.withLock { flights in flights = flights.filter { $0.value.url != url } }
+  }
+
+  private static func key(for request: TransportRequest) -> String {
+    let headers = (request.urlRequest.allHTTPHeaderFields ?? [:])
+      .map { ($0.key.lowercased(), $0.value) }
+      .sorted { $0.0 < $1.0 }
+      .map { "\($0.0):\($0.1)" }
+    return
+      ([request.urlRequest.httpMethod ?? "GET", request.urlRequest.url?.absoluteString ?? ""]
+      + headers).joined(separator: "\n")
+  }
+}

@@ -1,0 +1,98 @@
+import Convoy
+import ConvoyTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Counts how often the transfers it hands out are cancelled.
+private final class CancelCounting: HTTPTransport, @unchecked Sendable {
+  let wrapped: any HTTPTransport
+  let cancels = Locked(0)
+
+  init(_ wrapped: any HTTPTransport) { self.wrapped = wrapped }
+
+  func startTransfer(
+    _ request: TransportRequest,
+    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+  ) -> any TransferHandle {
+    Handle(inner: wrapped.startTransfer(request, completion: completion), cancels: cancels)
+  }
+
+  private struct Handle: TransferHandle {
+    let inner: any TransferHandle
+    let cancels: Locked<Int>
+    func cancel() {
+      cancels.withLock { $0 += 1 }
+      inner.cancel()
+    }
+  }
+}
+
+@Suite struct CoalescingTransportTests {
+  private let slowStub = StubTransport { request in
+    .delayed(0.3, .json(["path": request.urlRequest.url?.path ?? ""]))
+  }
+
+  private func connection(_ transport: any HTTPTransport) -> ServerConnection {
+    ServerConnection(
+      configuration: .local(port: 8080), transport: CoalescingTransport(wrapping: transport))
+  }
+
+  @Test func identicalGETsInFlightShareOneTransfer() async throws {
+    let connection = connection(slowStub)
+    async let first = connection.execute(CachedGet())
+    async let second = connection.execute(CachedGet())
+    async let third = connection.execute(CachedGet())
+    let answers = try await [first, second, third]
+    #expect(Set(answers.map(\.text)).count == 1)
+    #expect(slowStub.requests.count == 1)
+  }
+
+  @Test func requestsWithDifferentHeadersAreNotShared() async throws {
+    let connection = connection(slowStub)
+    async let alice = connection.execute(CachedGet(headers: ["Authorization": "Bearer alice"]))
+    async let bob = connection.execute(CachedGet(headers: ["Authorization": "Bearer bob"]))
+    _ = try await (alice, bob)
+    #expect(slowStub.requests.count == 2)
+  }
+
+  @Test func oneCallerCancellingLeavesTheOthersTransferRunning() async throws {
+    let counting = CancelCounting(slowStub)
+    let connection = connection(counting)
+    let leaver = Task { try await connection.execute(CachedGet()) }
+    let stayer = Task { try await connection.execute(CachedGet()) }
+    #expect(await waitUntil { slowStub.requests.count == 1 })
+    try await Task.sleep(nanoseconds: 50_000_000)  // lets the second caller join the flight
+    leaver.cancel()
+    await #expect(throws: ServerConnectionError.cancelled) { try await leaver.value }
+    #expect(try await stayer.value.status == 200)
+    #expect(counting.cancels.current == 0)
+    #expect(slowStub.requests.count == 1)
+  }
+
+  @Test func theSharedTransferIsCancelledWhenEveryCallerHasCancelled() async throws {
+    let counting = CancelCounting(slowStub)
+    let connection = connection(counting)
+    let tasks = (0..<3).map { _ in Task { try await connection.execute(CachedGet()) } }
+    #expect(await waitUntil { slowStub.requests.count == 1 })
+    for task in tasks { task.cancel() }
+    for task in tasks {
+      await #expect(throws: ServerConnectionError.cancelled) { try await task.value }
+    }
+    #expect(counting.cancels.current == 1)
+    #expect(slowStub.requests.count == 1)
+  }
+
+  @Test func aReadStartedAfterAWriteDoesNotJoinAnEarlierRead() async throws {
+    let connection = connection(slowStub)
+    let before = Task { try await connection.execute(CachedGet()) }
+    #expect(await waitUntil { slowStub.requests.count == 1 })
+    _ = try await connection.execute(CachedPost())
+    _ = try await connection.execute(CachedGet())
+    _ = try await before.value
+    #expect(slowStub.requests.map { $0.urlRequest.httpMethod } == ["GET", "POST", "GET"])
+  }
+}
