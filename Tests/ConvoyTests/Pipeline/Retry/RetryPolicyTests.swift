@@ -85,7 +85,7 @@ private struct FixedGenerator: RandomNumberGenerator {
   }
 
   @Test func retryAfterAsAnHTTPDateSetsTheWait() throws {
-    let now = try #require(RetryAfter.httpDate("Wed, 21 Oct 2015 07:28:00 GMT"))
+    let now = try #require(HTTPDate.parse("Wed, 21 Oct 2015 07:28:00 GMT"))
     for value in [
       "Wed, 21 Oct 2015 07:28:04 GMT", "Wednesday, 21-Oct-15 07:28:04 GMT",
       "Wed Oct 21 07:28:04 2015",
