@@ -19,10 +19,10 @@ private struct Pier: Codable, Sendable, Equatable {
 
   @Test func jsonAndEncodableAnswersDecode() async throws {
     let json = try await connection(.json(["id": 1, "name": "Harbour"]))
-      .execute(Call<Pier>(path: "thing")).value
+      .execute(StubCall<Pier>(path: "thing")).value
     #expect(json == Pier(id: 1, name: "Harbour"))
     let encoded = try await connection(.encoded(Pier(id: 2, name: "Quay"), status: 201))
-      .execute(Call<Pier>(path: "thing"))
+      .execute(StubCall<Pier>(path: "thing"))
     #expect(encoded.value == Pier(id: 2, name: "Quay"))
     #expect(encoded.httpURLResponse.statusCode == 201)
     #expect(encoded.httpURLResponse.value(forHTTPHeaderField: "content-type") == "application/json")
@@ -30,7 +30,7 @@ private struct Pier: Codable, Sendable, Equatable {
 
   @Test func statusAndHeadersArriveAsGiven() async throws {
     let response = try await connection(.status(204, headers: ["ETag": "\"v1\""]))
-      .execute(RawCall(path: "thing"))
+      .execute(RawStubCall(path: "thing"))
     #expect(response.httpURLResponse.statusCode == 204)
     #expect(response.httpURLResponse.value(forHTTPHeaderField: "etag") == "\"v1\"")
     #expect(response.data.isEmpty)
@@ -41,13 +41,13 @@ private struct Pier: Codable, Sendable, Equatable {
       .appendingPathComponent("convoy-fixture-\(UUID().uuidString).json")
     let connection = connection(.file(url))
     let missing = await #expect(throws: ServerConnectionError.self) {
-      _ = try await connection.execute(Call<Pier>(path: "thing"))
+      _ = try await connection.execute(StubCall<Pier>(path: "thing"))
     }
-    #expect(transportFailure(missing)?.kind == .fileUnreadable)
+    #expect(transportFailure(in: missing)?.kind == .fileUnreadable)
 
     try Data(#"{"id":3,"name":"Dock"}"#.utf8).write(to: url)
     defer { try? FileManager.default.removeItem(at: url) }
-    let response = try await connection.execute(Call<Pier>(path: "thing"))
+    let response = try await connection.execute(StubCall<Pier>(path: "thing"))
     #expect(response.value == Pier(id: 3, name: "Dock"))
     #expect(
       response.httpURLResponse.value(forHTTPHeaderField: "Content-Type") == "application/json")
@@ -56,9 +56,9 @@ private struct Pier: Codable, Sendable, Equatable {
   @Test func aTransportFailureSurfacesAsOne() async throws {
     let offline = TransportFailure(kind: .notConnectedToInternet, detail: "stubbed")
     let error = await #expect(throws: ServerConnectionError.self) {
-      _ = try await connection(.failure(offline)).execute(Call<Pier>(path: "thing"))
+      _ = try await connection(.failure(offline)).execute(StubCall<Pier>(path: "thing"))
     }
-    #expect(transportFailure(error) == offline)
+    #expect(transportFailure(in: error) == offline)
   }
 
   @Test func aClosureSeesPathParametersQueryAndBody() async throws {
@@ -68,7 +68,7 @@ private struct Pier: Codable, Sendable, Equatable {
         "name": (request.jsonBody as? [String: String])?["name"] ?? "?",
       ])
     }
-    let call = Call<[String: String]>(
+    let call = StubCall<[String: String]>(
       method: .post, path: "v2/places/9/rename",
       queryItems: [URLQueryItem(name: "lang", value: "de")],
       body: .json(["name": "Kai"]))
@@ -78,7 +78,7 @@ private struct Pier: Codable, Sendable, Equatable {
 
   @Test func aSequenceAnswersInTurnThenRepeatsItsLastAnswer() async throws {
     let connection = connection(.sequence([.status(503), .json(["n": 1]), .json(["n": 2])]))
-    let call = Call<[String: Int]>(path: "thing")
+    let call = StubCall<[String: Int]>(path: "thing")
     let first = await #expect(throws: ServerConnectionError.self) {
       _ = try await connection.execute(call)
     }
@@ -98,7 +98,7 @@ private struct Pier: Codable, Sendable, Equatable {
     }
     let connection = stubConnection(StubTransport(routes: routes))
     let error = await #expect(throws: ServerConnectionError.self) {
-      _ = try await connection.execute(Call<Pier>(path: "thing", adapters: [tagging]))
+      _ = try await connection.execute(StubCall<Pier>(path: "thing", adapters: [tagging]))
     }
     guard case .descriptiveServerError(let message, let context)? = error else {
       Issue.record("expected a descriptive server error, got \(String(describing: error))")
@@ -112,7 +112,7 @@ private struct Pier: Codable, Sendable, Equatable {
   @Test func aMalformedBodyFailsDecoding() async throws {
     let broken = StubAnswer.response(status: 200, headers: [:], body: Data(#"{"id": 1,"#.utf8))
     let error = await #expect(throws: ServerConnectionError.self) {
-      _ = try await connection(broken).execute(Call<Pier>(path: "thing"))
+      _ = try await connection(broken).execute(StubCall<Pier>(path: "thing"))
     }
     guard case .decodingFailed? = error else {
       Issue.record("expected a decoding failure, got \(String(describing: error))")
@@ -123,7 +123,7 @@ private struct Pier: Codable, Sendable, Equatable {
   @Test func cancellingEndsADelayedAnswerAtOnce() async throws {
     let connection = connection(.delayed(60, .json(["id": 1, "name": "Late"])))
     let started = Date()
-    let task = Task { try await connection.execute(Call<Pier>(path: "thing")) }
+    let task = Task { try await connection.execute(StubCall<Pier>(path: "thing")) }
     try await Task.sleep(nanoseconds: 50_000_000)
     task.cancel()
     await #expect(throws: ServerConnectionError.cancelled) { _ = try await task.value }

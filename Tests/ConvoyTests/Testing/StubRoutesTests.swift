@@ -66,9 +66,9 @@ import Testing
       .on(.get, "v2/places/{id}", answer: .json(["route": "first"]))
       .on(.get, "v2/places/7", answer: .json(["route": "second"]))
     let connection = stubConnection(StubTransport(routes: routes))
-    let plain = try await connection.execute(Call<[String: String]>(path: "v2/places/7")).value
+    let plain = try await connection.execute(StubCall<[String: String]>(path: "v2/places/7")).value
     #expect(plain == ["route": "first"])
-    let narrowed = Call<[String: String]>(
+    let narrowed = StubCall<[String: String]>(
       path: "v2/places/7", queryItems: [URLQueryItem(name: "v", value: "1")])
     #expect(try await connection.execute(narrowed).value == ["route": "query"])
   }
@@ -81,9 +81,9 @@ import Testing
         answer: .status(200))
     let connection = stubConnection(StubTransport(routes: routes))
     let error = await #expect(throws: ServerConnectionError.self) {
-      _ = try await connection.execute(Call<[String]>(path: "v2/missing"))
+      _ = try await connection.execute(StubCall<[String]>(path: "v2/missing"))
     }
-    let failure = try #require(transportFailure(error))
+    let failure = try #require(transportFailure(in: error))
     #expect(failure.kind == .other)
     #expect(
       failure.detail
@@ -95,9 +95,9 @@ import Testing
   @Test func anEmptyTableSaysSo() async throws {
     let error = await #expect(throws: ServerConnectionError.self) {
       _ = try await stubConnection(StubTransport(routes: StubRoutes()))
-        .execute(Call<[String]>(path: "x"))
+        .execute(StubCall<[String]>(path: "x"))
     }
-    #expect(transportFailure(error)?.detail.hasSuffix("registered: none") == true)
+    #expect(transportFailure(in: error)?.detail.hasSuffix("registered: none") == true)
   }
 
   @Test func everyRequestIsRecordedInOrderWithItsParametersAndBody() async throws {
@@ -106,10 +106,10 @@ import Testing
       .on(.post, "v2/places", answer: .json(["id": 2], status: 201))
     let transport = StubTransport(routes: routes)
     let connection = stubConnection(transport)
-    _ = try await connection.execute(Call<[String: Int]>(path: "v2/places/1"))
+    _ = try await connection.execute(StubCall<[String: Int]>(path: "v2/places/1"))
     _ = try await connection.execute(
-      Call<[String: Int]>(method: .post, path: "v2/places", body: .json(["name": "Pier"])))
-    _ = try? await connection.execute(Call<[String: Int]>(path: "nowhere"))
+      StubCall<[String: Int]>(method: .post, path: "v2/places", body: .json(["name": "Pier"])))
+    _ = try? await connection.execute(StubCall<[String: Int]>(path: "nowhere"))
 
     let recorded = routes.requests
     #expect(recorded.map(\.method) == [.get, .post, .get])

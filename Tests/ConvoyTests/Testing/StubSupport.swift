@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// A request whose every part a test sets, for driving stubs through the whole pipeline.
-struct Call<Value: Decodable & Sendable>: RequestDescribing {
+struct StubCall<Value: Decodable & Sendable>: RequestDescribing {
   typealias Response = JSONResponse<Value>
   var method: HTTPMethod = .get
   var path: String
@@ -18,7 +18,7 @@ struct Call<Value: Decodable & Sendable>: RequestDescribing {
 }
 
 /// A request that keeps the raw answer.
-struct RawCall: RequestDescribing {
+struct RawStubCall: RequestDescribing {
   typealias Response = DataResponse
   var method: HTTPMethod = .get
   var path: String
@@ -45,7 +45,7 @@ func stubRequest(
 }
 
 /// The transport failure behind `error`, if that is what it is.
-func transportFailure(_ error: (any Error)?) -> TransportFailure? {
+func transportFailure(in error: (any Error)?) -> TransportFailure? {
   guard case .transportFailed(let failure, _)? = error as? ServerConnectionError else { return nil }
   return failure
 }

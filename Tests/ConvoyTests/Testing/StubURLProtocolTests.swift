@@ -16,7 +16,8 @@ import Testing
     let routes = StubRoutes().on(.post, "v2/places/{id}/notes") { request in
       .json(["id": request.pathParameters["id"] ?? "?", "echo": request.bodyText], status: 201)
     }
-    let call = Call<[String: String]>(method: .post, path: "v2/places/4/notes", body: .text("hi"))
+    let call = StubCall<[String: String]>(
+      method: .post, path: "v2/places/4/notes", body: .text("hi"))
     let response = try await connection(routes).execute(call)
     #expect(response.value == ["id": "4", "echo": "hi"])
     #expect(response.httpURLResponse.statusCode == 201)
@@ -34,7 +35,7 @@ import Testing
       for round in 0..<20 {
         let side = round % 2
         group.addTask {
-          let value = try await connections[side].execute(Call<[String: String]>(path: "who"))
+          let value = try await connections[side].execute(StubCall<[String: String]>(path: "who"))
           return (side, value.value["me"] ?? "")
         }
       }
@@ -45,16 +46,16 @@ import Testing
     #expect(left.requests.count == 10 && right.requests.count == 10)
 
     let error = await #expect(throws: ServerConnectionError.self) {
-      _ = try await connections[1].execute(Call<[String: String]>(path: "left-only"))
+      _ = try await connections[1].execute(StubCall<[String: String]>(path: "left-only"))
     }
-    #expect(transportFailure(error)?.detail.hasPrefix("no stub for GET") == true)
+    #expect(transportFailure(in: error)?.detail.hasPrefix("no stub for GET") == true)
     #expect(onlyLeft.requests.isEmpty)
   }
 
   @Test func aStubbedErrorStatusFailsValidation() async throws {
     let routes = StubRoutes().on(.get, "thing", answer: .json(["reason": "Gone."], status: 410))
     let error = await #expect(throws: ServerConnectionError.self) {
-      _ = try await connection(routes).execute(Call<[String: String]>(path: "thing"))
+      _ = try await connection(routes).execute(StubCall<[String: String]>(path: "thing"))
     }
     #expect(error == .descriptiveServerError("Gone.", try #require(error?.context)))
     #expect(error?.statusCode == 410)
@@ -73,14 +74,14 @@ import Testing
       ("offline", TransportFailure.Kind.notConnectedToInternet), ("refused", .cannotConnectToHost),
     ] {
       let error = await #expect(throws: ServerConnectionError.self) {
-        _ = try await connection.execute(RawCall(path: path))
+        _ = try await connection.execute(RawStubCall(path: path))
       }
-      #expect(transportFailure(error)?.kind == kind)
+      #expect(transportFailure(in: error)?.kind == kind)
     }
     let unmatched = await #expect(throws: ServerConnectionError.self) {
-      _ = try await connection.execute(RawCall(path: "elsewhere"))
+      _ = try await connection.execute(RawStubCall(path: "elsewhere"))
     }
-    let failure = try #require(transportFailure(unmatched))
+    let failure = try #require(transportFailure(in: unmatched))
     #expect(failure.kind == .other)
     #expect(failure.detail.contains("registered: GET offline; GET refused"))
   }
@@ -89,7 +90,8 @@ import Testing
     let routes = StubRoutes().on(.get, "slow", answer: .delayed(60, .json(["late": true])))
     let connection = connection(routes)
     let started = Date()
-    let tasks = (0..<8).map { _ in Task { try await connection.execute(RawCall(path: "slow")) } }
+    let tasks = (0..<8).map { _ in Task { try await connection.execute(RawStubCall(path: "slow")) }
+    }
     try await Task.sleep(nanoseconds: 100_000_000)
     for task in tasks { task.cancel() }
     for task in tasks {
