@@ -69,9 +69,12 @@ public enum StubAnswer: Sendable {
 
   /// The answers in turn, one per request; the last one repeats once the others are used.
   ///
-  /// `.sequence([.status(401), .json(["ok": true])])` refuses the first call only.
+  /// `.sequence([.status(401), .json(["ok": true])])` refuses the first call only. An empty list
+  /// is a mistake in the test, so it fails every call with a ``TransportFailure`` saying so.
   public static func sequence(_ answers: [StubAnswer]) -> StubAnswer {
-    guard let last = answers.last else { return .status(204) }
+    guard let last = answers.last else {
+      return .failure(TransportFailure(kind: .other, detail: "an empty stub sequence"))
+    }
     let next = Locked(0)
     return .closure { _ in
       let index = next.withLock { index in
