@@ -1,0 +1,105 @@
+import Convoy
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+// The one road a stubbed answer travels, whether a StubTransport or a StubURLProtocol asked:
+// run the closures, add up the delays, then deliver once unless stopped first.
+
+extension StubAnswer {
+  /// The answer with every closure run for `request`: only responses, failures and delays
+  /// remain. Closures run when the request arrives, not after a delay around them.
+  func runningClosures(for request: StubRequest) -> StubAnswer {
+    switch self {
+    case .closure(let respond): respond(request).runningClosures(for: request)
+    case .delayed(let seconds, let next): .delayed(seconds, next.runningClosures(for: request))
+    case .response, .failure: self
+    }
+  }
+}
+
+/// The status, headers and body a stub answers with.
+struct StubReply: Sendable {
+  var status: Int
+  var headers: HTTPHeaders
+  var body: Data
+
+  func httpURLResponse(for url: URL?) -> HTTPURLResponse {
+    HTTPURLResponse(
+      url: url ?? URL(string: "http://stub.invalid/")!, statusCode: status,
+      httpVersion: "HTTP/1.1", headerFields: headers.dictionary)!
+  }
+}
+
+/// A settled answer: how long to wait, then what to deliver.
+struct StubOutcome: Sendable {
+  var delay: TimeInterval = 0
+  var result: Result<StubReply, TransportFailure>
+
+  init(_ answer: StubAnswer, for request: StubRequest) {
+    var answer = answer.runningClosures(for: request)
+    var delay: TimeInterval = 0
+    while case .delayed(let seconds, let next) = answer {
+      delay += max(0, seconds)
+      answer = next
+    }
+    self.delay = delay
+    switch answer {
+    case .response(let status, let headers, let body):
+      result = .success(StubReply(status: status, headers: headers, body: body))
+    case .failure(let failure):
+      result = .failure(failure)
+    case .delayed, .closure:
+      preconditionFailure("runningClosures and the loop above leave neither")
+    }
+  }
+}
+
+/// Delivers one outcome after its delay, exactly once, unless stopped first.
+///
+/// The receiver runs while the delivery's lock is held, so `stop()` returns only once a
+/// delivery in progress is over: a `URLProtocol` must not call its client after `stopLoading`
+/// (FoundationNetworking crashes), and this is what guarantees it. The lock is recursive because
+/// a receiver may stop its own delivery.
+final class StubDelivery: @unchecked Sendable {
+  typealias Receiver = @Sendable (Result<StubReply, TransportFailure>) -> Void
+
+  private let lock = NSRecursiveLock()
+  private var receiver: Receiver?
+
+  init(receiver: @escaping Receiver) {
+    self.receiver = receiver
+  }
+
+  /// Delivers `outcome` on a global queue once its delay has passed.
+  func start(_ outcome: StubOutcome) {
+    let deliver: @Sendable () -> Void = { [self] in self.deliver(outcome.result) }
+    if outcome.delay > 0 {
+      DispatchQueue.global().asyncAfter(deadline: .now() + outcome.delay, execute: deliver)
+    } else {
+      DispatchQueue.global().async(execute: deliver)
+    }
+  }
+
+  /// Stops the delivery, waiting for one in progress to end.
+  ///
+  /// - Returns: The receiver when it had not run yet, so the caller can report the stop.
+  @discardableResult
+  func stop() -> Receiver? {
+    lock.lock()
+    defer { lock.unlock() }
+    defer { receiver = nil }
+    return receiver
+  }
+
+  private func deliver(_ result: Result<StubReply, TransportFailure>) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let receiver else { return }
+    self.receiver = nil
+    receiver(result)
+  }
+}

@@ -1,0 +1,102 @@
+import Convoy
+import ConvoyTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite struct StubURLProtocolTests {
+  private func connection(_ routes: StubRoutes) -> ServerConnection {
+    stubConnection(URLSessionTransport(configuration: .stubbed(by: routes)))
+  }
+
+  @Test func urlSessionAnswersFromTheRoutesThroughTheWholePipeline() async throws {
+    let routes = StubRoutes().on(.post, "v2/places/{id}/notes") { request in
+      .json(["id": request.pathParameters["id"] ?? "?", "echo": request.bodyText], status: 201)
+    }
+    let call = StubCall<[String: String]>(
+      method: .post, path: "v2/places/4/notes", body: .text("hi"))
+    let response = try await connection(routes).execute(call)
+    #expect(response.value == ["id": "4", "echo": "hi"])
+    #expect(response.httpURLResponse.statusCode == 201)
+    let recorded = try #require(routes.requests.first)
+    #expect(recorded.url.absoluteString == "https://api.example.com/api/v2/places/4/notes")
+    #expect(recorded.header("Content-Type") == "text/plain; charset=utf-8")
+  }
+
+  @Test func twoConfigurationsInParallelNeverSeeEachOthersRoutes() async throws {
+    let left = StubRoutes().on(.get, "who", answer: .json(["me": "left"]))
+    let right = StubRoutes().on(.get, "who", answer: .json(["me": "right"]))
+    let onlyLeft = StubRoutes().on(.get, "left-only", answer: .json(["me": "left"]))
+    let connections = [connection(left), connection(right)]
+    let answers = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+      for round in 0..<20 {
+        let side = round % 2
+        group.addTask {
+          let value = try await connections[side].execute(StubCall<[String: String]>(path: "who"))
+          return (side, value.value["me"] ?? "")
+        }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(answers.filter { $0.0 == 0 }.allSatisfy { $0.1 == "left" })
+    #expect(answers.filter { $0.0 == 1 }.allSatisfy { $0.1 == "right" })
+    #expect(left.requests.count == 10 && right.requests.count == 10)
+
+    let error = await #expect(throws: ServerConnectionError.self) {
+      _ = try await connections[1].execute(StubCall<[String: String]>(path: "left-only"))
+    }
+    #expect(transportFailure(in: error)?.detail.hasPrefix("no stub for GET") == true)
+    #expect(onlyLeft.requests.isEmpty)
+  }
+
+  @Test func aStubbedErrorStatusFailsValidation() async throws {
+    let routes = StubRoutes().on(.get, "thing", answer: .json(["reason": "Gone."], status: 410))
+    let error = await #expect(throws: ServerConnectionError.self) {
+      _ = try await connection(routes).execute(StubCall<[String: String]>(path: "thing"))
+    }
+    #expect(error == .descriptiveServerError("Gone.", try #require(error?.context)))
+    #expect(error?.statusCode == 410)
+  }
+
+  @Test func failuresKeepTheirKindAndTheNoStubListingItsText() async throws {
+    let routes = StubRoutes()
+      .on(
+        .get, "offline",
+        answer: .failure(TransportFailure(kind: .notConnectedToInternet, detail: ""))
+      )
+      .on(
+        .get, "refused", answer: .failure(TransportFailure(kind: .cannotConnectToHost, detail: "")))
+    let connection = connection(routes)
+    for (path, kind) in [
+      ("offline", TransportFailure.Kind.notConnectedToInternet), ("refused", .cannotConnectToHost),
+    ] {
+      let error = await #expect(throws: ServerConnectionError.self) {
+        _ = try await connection.execute(RawStubCall(path: path))
+      }
+      #expect(transportFailure(in: error)?.kind == kind)
+    }
+    let unmatched = await #expect(throws: ServerConnectionError.self) {
+      _ = try await connection.execute(RawStubCall(path: "elsewhere"))
+    }
+    let failure = try #require(transportFailure(in: unmatched))
+    #expect(failure.kind == .other)
+    #expect(failure.detail.contains("registered: GET offline; GET refused"))
+  }
+
+  @Test func cancellingADelayedAnswerStopsTheProtocolCleanly() async throws {
+    let routes = StubRoutes().on(.get, "slow", answer: .delayed(60, .json(["late": true])))
+    let connection = connection(routes)
+    let started = Date()
+    let tasks = (0..<8).map { _ in Task { try await connection.execute(RawStubCall(path: "slow")) }
+    }
+    try await Task.sleep(nanoseconds: 100_000_000)
+    for task in tasks { task.cancel() }
+    for task in tasks {
+      await #expect(throws: ServerConnectionError.cancelled) { _ = try await task.value }
+    }
+    #expect(Date().timeIntervalSince(started) < 30)
+  }
+}
