@@ -1,0 +1,95 @@
+import Convoy
+import ConvoyTesting
+import Foundation
+
+/// Everything a command needs: its arguments, the chosen environment, where output goes, and a
+/// way to run cancellable work.
+struct CommandContext: Sendable {
+  /// The name sessions are filed under: `$XDG_STATE_HOME/democli/session-<env>.json`.
+  static let applicationName = "democli"
+
+  let arguments: ParsedArguments
+  let options: CommonOptions
+  let environments: Environments
+  let environmentVariables: [String: String]
+  let interruption: Interruption
+  let output: Output
+  let runner: JobRunner
+  /// The `--verbose` event log, if asked for.
+  let eventLog: (any EventObserver)?
+
+  init(
+    arguments: ParsedArguments, environmentVariables: [String: String],
+    interruption: Interruption
+  ) throws {
+    self.arguments = arguments
+    self.environmentVariables = environmentVariables
+    self.interruption = interruption
+    options = try CommonOptions(arguments)
+    environments = try Environments.load(
+      configPath: options.configPath, environmentVariables: environmentVariables)
+    output = Output(isJSON: options.isJSON)
+    runner = JobRunner(interruption: interruption)
+    eventLog = options.isVerbose ? Self.eventLog(isJSON: options.isJSON) : nil
+  }
+
+  /// With `--json` the event log is JSON lines too, so everything democli writes can be parsed.
+  private static func eventLog(isJSON: Bool) -> any EventObserver {
+    isJSON ? JSONLinesLogger(fileHandle: .standardError) : ConsoleLogger(level: .debug)
+  }
+
+  /// The environment `--env` names.
+  func environment() throws(UsageError) -> Environments.Entry {
+    try environments.entry(named: options.environmentName)
+  }
+
+  /// Where the chosen environment's session is saved.
+  func sessionStore() throws(UsageError) -> FileSessionStore {
+    FileSessionStore(
+      applicationName: Self.applicationName,
+      environment: ServerEnvironment(rawValue: try environment().name),
+      environmentVariables: environmentVariables)
+  }
+
+  /// A connection to the chosen environment, or to the simulator standing in for it.
+  ///
+  /// - Parameter restoringSession: Whether to install the environment's saved session; `login`
+  ///   does not, so that a saved session that cannot be read never stands in its way.
+  func connection(restoringSession: Bool = true) throws -> ServerConnection {
+    let entry = try environment()
+    let store = try sessionStore()
+    var transport: any HTTPTransport =
+      options.scenario.map { SimulatedPlacesAPI(scenario: $0) } ?? URLSessionTransport()
+    if let eventLog {
+      transport = EventLoggingTransport(base: transport, observer: eventLog)
+      let simulation = options.scenario.map { " (simulated, scenario \($0.rawValue))" } ?? ""
+      eventLog.receive(
+        ConvoyEvent(
+          name: .notice,
+          reason: "environment \(entry.name) at \(entry.baseURL.absoluteString)\(simulation); "
+            + "session file \(store.fileURL.path)"))
+    }
+    let connection = ServerConnection(
+      configuration: ServerConfiguration(
+        environment: ServerEnvironment(rawValue: entry.name), baseURL: entry.baseURL,
+        timeout: 30),
+      transport: transport, sessionStore: store)
+    if restoringSession { try connection.restoreSession() }
+    return connection
+  }
+
+  /// Runs `body` with a progress line labelled `label`, removed before `body`'s result is
+  /// printed.
+  func withProgress<Result>(
+    _ label: String, _ body: (ProgressLine) async throws -> Result
+  ) async rethrows -> Result {
+    let progress = ProgressLine(label, interruption: interruption)
+    defer { progress.finish() }
+    return try await body(progress)
+  }
+
+  /// ` (simulated)` after an environment's name when the simulator stands in for it.
+  var simulationSuffix: String {
+    options.scenario.map { $0 == .happy ? " (simulated)" : " (simulated, \($0.rawValue))" } ?? ""
+  }
+}

@@ -1,0 +1,33 @@
+import Convoy
+import Foundation
+
+/// A place as the Places API describes it; fields beyond id and name are optional, so a server
+/// that sends fewer still works.
+struct Place: Codable, Sendable, Hashable {
+  var id: Int
+  var name: String
+  var city: String?
+  var latitude: Double?
+  var longitude: Double?
+}
+
+/// `GET v2/places`, optionally `?city=`.
+struct PlacesRequest: RequestDescribing {
+  typealias Response = JSONResponse<[Place]>
+  var city: String?
+
+  var method: HTTPMethod { .get }
+  var path: String { "v2/places" }
+  var queryItems: [URLQueryItem] { city.map { [URLQueryItem(name: "city", value: $0)] } ?? [] }
+  var authenticationRequirement: AuthenticationRequirement { .accessToken }
+}
+
+/// `GET v2/places/{id}`.
+struct PlaceRequest: RequestDescribing {
+  typealias Response = JSONResponse<Place>
+  var id: Int
+
+  var method: HTTPMethod { .get }
+  var path: String { "v2/places/\(id)" }
+  var authenticationRequirement: AuthenticationRequirement { .accessToken }
+}
