@@ -18,7 +18,8 @@ struct JobRunner: Sendable {
     _ start: (DispatchQueue, @escaping @Sendable (Result<Output, any Error>) -> Void) -> JobToken
   ) async throws -> Output {
     let token = Locked<JobToken?>(nil)
-    return try await interruption.cancelling(with: { token.current?.cancel() }) {
+    let cancel: @Sendable () -> Void = { token.current?.cancel() }
+    return try await interruption.cancelling(with: cancel) {
       try await withCheckedThrowingContinuation { continuation in
         let started = start(queue) { continuation.resume(with: $0) }
         token.withLock { $0 = started }
