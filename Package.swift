@@ -20,6 +20,9 @@ let package = Package(
     .executableTarget(name: "ConvoyBenchmarks", dependencies: ["Convoy", "ConvoyTesting"]),
     .testTarget(name: "ConvoyTests", dependencies: ["Convoy", "ConvoyTesting"]),
     .testTarget(name: "ConvoyIntegrationTests", dependencies: ["Convoy", "ConvoyTesting"]),
+    // Runs the built democli binary as a process, the way people and scripts use it; it depends
+    // on nothing, so it tests only what democli prints, writes and exits with.
+    .testTarget(name: "DemoCLITests"),
   ],
   swiftLanguageModes: [.v6]
 )

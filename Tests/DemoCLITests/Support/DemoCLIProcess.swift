@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+/// What one democli run printed and how it ended.
+struct DemoCLIResult: Sendable {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+
+  /// Standard output parsed as JSON.
+  func json() throws -> Any {
+    try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+  }
+
+  /// Standard output parsed as a JSON object.
+  func jsonObject() throws -> [String: Any] {
+    try #require(try json() as? [String: Any], "not a JSON object: \(stdout)")
+  }
+}
+
+/// A running democli process whose output goes to files, so no pipe can fill up and block it.
+final class RunningDemoCLI: Sendable {
+  /// The longest any democli run may take before it is killed and the test fails.
+  static let timeLimit: TimeInterval = 30
+
+  private let process: Process
+  private let exited = DispatchSemaphore(value: 0)
+  private let stdoutFile: URL
+  private let stderrFile: URL
+
+  init(
+    executable: URL, arguments: [String], environment: [String: String], standardInput: String?,
+    directory: URL
+  ) throws {
+    let id = UUID().uuidString
+    stdoutFile = directory.appendingPathComponent("stdout-\(id)")
+    stderrFile = directory.appendingPathComponent("stderr-\(id)")
+    _ = FileManager.default.createFile(atPath: stdoutFile.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
+    process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.environment = environment
+    process.standardOutput = try FileHandle(forWritingTo: stdoutFile)
+    process.standardError = try FileHandle(forWritingTo: stderrFile)
+    if let standardInput {
+      let inputFile = directory.appendingPathComponent("stdin-\(id)")
+      _ = FileManager.default.createFile(atPath: inputFile.path, contents: Data(standardInput.utf8))
+      process.standardInput = try FileHandle(forReadingFrom: inputFile)
+    } else {
+      // CI runs democli with no standard input at all; /dev/null is the closest.
+      process.standardInput = FileHandle.nullDevice
+    }
+    let exited = self.exited
+    process.terminationHandler = { _ in exited.signal() }
+    try process.run()
+  }
+
+  /// What standard error holds so far.
+  var stderrSoFar: String {
+    (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
+  }
+
+  /// Sends SIGINT, as Ctrl-C in a terminal does.
+  func interrupt() {
+    kill(process.processIdentifier, SIGINT)
+  }
+
+  /// Waits until `condition` holds for standard error, for at most `limit` seconds.
+  func waitForStderr(
+    _ limit: TimeInterval = 10, until condition: @Sendable (String) -> Bool
+  ) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(limit)
+    while Date() < deadline {
+      if condition(stderrSoFar) { return true }
+      try await Task.sleep(nanoseconds: 20_000_000)
+    }
+    return false
+  }
+
+  /// Waits for the process to end, killing it after ``timeLimit``.
+  func result() async -> DemoCLIResult {
+    let exited = self.exited
+    let inTime = await withCheckedContinuation { continuation in
+      // The semaphore wait blocks, so it happens off Swift's cooperative threads.
+      DispatchQueue.global().async {
+        continuation.resume(returning: exited.wait(timeout: .now() + Self.timeLimit) == .success)
+      }
+    }
+    if !inTime {
+      kill(process.processIdentifier, SIGKILL)
+      exited.wait()
+      Issue.record("democli \(process.arguments ?? []) did not end within \(Self.timeLimit) s")
+    }
+    return DemoCLIResult(
+      status: process.terminationStatus,
+      stdout: (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? "",
+      stderr: (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "")
+  }
+}

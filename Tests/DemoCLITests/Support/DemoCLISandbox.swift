@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// A private home for democli runs: its own state and config directories, so tests never touch
+/// the real home and never see each other's sessions.
+final class DemoCLISandbox: Sendable {
+  let directory: URL
+
+  init() throws {
+    directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("democli-tests-\(UUID().uuidString)", isDirectory: true)
+    for name in ["state", "config", "home", "io"] {
+      try FileManager.default.createDirectory(
+        at: directory.appendingPathComponent(name), withIntermediateDirectories: true)
+    }
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  var stateDirectory: URL { directory.appendingPathComponent("state") }
+  var configDirectory: URL { directory.appendingPathComponent("config") }
+
+  /// Where democli saves the session of `environment`.
+  func sessionFile(_ environment: String = "staging") -> URL {
+    stateDirectory.appendingPathComponent("democli/session-\(environment).json")
+  }
+
+  /// Writes the default environments file.
+  func writeConfig(_ json: String) throws {
+    let file = configDirectory.appendingPathComponent("democli/environments.json")
+    try FileManager.default.createDirectory(
+      at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(json.utf8).write(to: file)
+  }
+
+  /// Starts democli with `arguments`.
+  func start(_ arguments: [String], standardInput: String? = nil) throws -> RunningDemoCLI {
+    try RunningDemoCLI(
+      executable: try DemoCLIBinary.url(), arguments: arguments, environment: environment,
+      standardInput: standardInput, directory: directory.appendingPathComponent("io"))
+  }
+
+  /// Runs democli with `arguments` to the end.
+  func run(_ arguments: String..., standardInput: String? = nil) async throws -> DemoCLIResult {
+    try await start(arguments, standardInput: standardInput).result()
+  }
+
+  /// Runs democli with `arguments` to the end.
+  func run(_ arguments: [String], standardInput: String? = nil) async throws -> DemoCLIResult {
+    try await start(arguments, standardInput: standardInput).result()
+  }
+
+  private var environment: [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    environment["XDG_STATE_HOME"] = stateDirectory.path
+    environment["XDG_CONFIG_HOME"] = configDirectory.path
+    environment["HOME"] = directory.appendingPathComponent("home").path
+    return environment
+  }
+}
+
+/// The democli executable SwiftPM built next to the test bundle.
+enum DemoCLIBinary {
+  static func url() throws -> URL {
+    let directories =
+      [Bundle.main.executableURL?.deletingLastPathComponent()]
+      + Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }
+      .map { $0.bundleURL.deletingLastPathComponent() }
+    for case let directory? in directories {
+      let candidate = directory.appendingPathComponent("democli")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    throw BinaryMissing(searched: directories.compactMap { $0?.path })
+  }
+
+  struct BinaryMissing: Error, CustomStringConvertible {
+    var searched: [String]
+    var description: String {
+      "democli was not built next to the tests (looked in \(searched)); `swift test` builds it, "
+        + "or run `swift build --product democli` first"
+    }
+  }
+}
