@@ -18,6 +18,8 @@ public final class ServerConnection: Sendable {
   public let adapters: [any RequestAdapter]
   /// The decisions that judge every answer, unless a request brings its own chain.
   public let decisions: [any ResponseDecision]
+  /// Receive every event of this connection's calls and jobs.
+  public let observers: [any EventObserver]
   /// The session and its renewal.
   let authentication: SessionController
 
@@ -36,19 +38,32 @@ public final class ServerConnection: Sendable {
   ///   - decisions: The decision chain for every answer.
   ///   - sessionStore: Where the session is kept across launches; `nil` keeps it in memory only.
   ///     Call ``restoreSession()`` to load a saved one.
+  ///   - cache: An HTTP cache to answer from and revalidate with; `nil` for none. The transport
+  ///     is wrapped in a ``CachingTransport``.
+  ///   - coalescesIdenticalRequests: Whether identical GETs in flight share one transfer
+  ///     (``CoalescingTransport``, under the cache).
+  ///   - observers: Receive every event of this connection's calls and jobs: loggers, analytics,
+  ///     a ``NetworkActivityCounter``.
   public init(
     configuration: ServerConfiguration,
     transport: (any HTTPTransport)? = nil,
     decoder: JSONDecoder = JSONDecoder(),
     adapters: [any RequestAdapter] = ServerConnection.standardAdapters,
     decisions: [any ResponseDecision] = ServerConnection.standardDecisions,
-    sessionStore: (any SessionStore)? = nil
+    sessionStore: (any SessionStore)? = nil,
+    cache: HTTPCache? = nil,
+    coalescesIdenticalRequests: Bool = false,
+    observers: [any EventObserver] = []
   ) {
+    var network = transport ?? URLSessionTransport()
+    if coalescesIdenticalRequests { network = CoalescingTransport(wrapping: network) }
+    if let cache { network = CachingTransport(wrapping: network, cache: cache) }
     self.configuration = configuration
-    self.transport = transport ?? URLSessionTransport()
+    self.transport = network
     self.decoder = decoder
     self.adapters = adapters
     self.decisions = decisions
+    self.observers = observers
     self.authentication = SessionController(
       configuration: configuration.authentication, store: sessionStore)
     // The renewal pipeline has no session of its own, so renewing can never recurse, and it
@@ -69,7 +84,7 @@ public final class ServerConnection: Sendable {
   var pipeline: CallPipeline {
     CallPipeline(
       configuration: configuration, transport: transport, decoder: decoder, adapters: adapters,
-      decisions: decisions, authentication: authentication)
+      decisions: decisions, authentication: authentication, observers: observers)
   }
 
   /// Sends `request` and returns its typed answer.

@@ -14,14 +14,33 @@ struct CallPipeline: Sendable {
   let decisions: [any ResponseDecision]
   /// The session that signs `.accessToken` requests; `nil` for the pipeline that renews tokens.
   let authentication: SessionController?
-  /// Sees every attempt and retry; the seam the observation issue builds on.
-  var observer: (@Sendable (PipelineEvent) -> Void)? = nil
+  /// Receive every event of every call.
+  var observers: [any EventObserver] = []
+  /// The job the calls belong to, for events.
+  var jobID: UInt64? = nil
 
   /// Restarts beyond this (plus the policy's retries) are a decision chain that never settles;
   /// the call fails instead.
   static let maximumAttempts = 16
 
   func run<Request: RequestDescribing>(_ request: Request) async throws -> Request.Response {
+    let events = CallEvents(observers: observers, jobID: jobID, method: request.method)
+    let start = Date()
+    let describedURL = events.isObserved ? try? configuration.url(path: request.path) : nil
+    events.emit(.requestCreated, url: describedURL)
+    do {
+      let (value, status) = try await perform(request, events: events)
+      events.emitEnd(nil, url: describedURL, startedAt: start, status: status)
+      return value
+    } catch {
+      events.emitEnd(error, url: describedURL, startedAt: start)
+      throw error
+    }
+  }
+
+  private func perform<Request: RequestDescribing>(
+    _ request: Request, events: CallEvents
+  ) async throws -> (Request.Response, Int) {
     let timeout = request.timeout ?? configuration.timeout
     var context = RequestContext(
       configuration: configuration, method: request.method, path: request.path,
@@ -43,7 +62,13 @@ struct CallPipeline: Sendable {
       let transportRequest = try await makeTransportRequest(request, body: body, context: &context)
       let remaining = context.deadline.timeIntervalSinceNow
       guard remaining > 0 else { throw ServerConnectionError.timedOut(context.errorContext()) }
-      observer?(.sending(transportRequest.urlRequest, attempt: context.attempt))
+      let sentURL = transportRequest.urlRequest.url
+      events.emit(.requestAdapted, url: sentURL) {
+        $0.attempt = context.attempt
+        $0.headers = SecretRedactor.redact(
+          HTTPHeaders(transportRequest.urlRequest.allHTTPHeaderFields ?? [:]))
+      }
+      events.emit(.requestSent, url: sentURL) { $0.attempt = context.attempt }
       let response: TransportResponse
       switch await exchange(transportRequest, timeout: remaining, context: context) {
       case .success(let answer):
@@ -51,15 +76,23 @@ struct CallPipeline: Sendable {
       case .failure(.transportFailed(let failure, let errorContext)):
         guard let delay = context.retryPolicy.delay(after: .failure(failure), context: context)
         else { throw ServerConnectionError.transportFailed(failure, errorContext) }
-        try await wait(delay, before: &context, reason: .failure(failure))
+        try await wait(delay, before: &context, reason: failure.description, events: events)
         continue
       case .failure(let error):
         throw error
       }
+      events.emit(.responseReceived, url: response.httpURLResponse.url ?? sentURL) {
+        $0.attempt = context.attempt
+        $0.status = response.httpURLResponse.statusCode
+        $0.bytes = response.metrics.bytesReceived
+        $0.duration = response.metrics.duration
+      }
       context.decisions = chain
-      switch try await judge(response, for: request, with: chain, context: context) {
+      let outcome = try await judge(
+        response, for: request, with: chain, context: context, events: events)
+      switch outcome {
       case .done(let value):
-        return value
+        return (value, response.httpURLResponse.statusCode)
       case .fail(let error):
         throw error
       case .proceed(let last):
@@ -71,7 +104,8 @@ struct CallPipeline: Sendable {
       case .retry(let delay):
         try checkRunaway(context, response: response)
         try await wait(
-          delay, before: &context, reason: .status(response.httpURLResponse.statusCode))
+          delay, before: &context, reason: "status \(response.httpURLResponse.statusCode)",
+          events: events)
       }
     }
   }
@@ -88,11 +122,14 @@ struct CallPipeline: Sendable {
   /// Sleeps before a retry; cancelling the task ends the sleep at once.
   private func wait(
     _ delay: TimeInterval, before context: inout RequestContext,
-    reason: PipelineEvent.RetryReason
+    reason: String, events: CallEvents
   ) async throws(ServerConnectionError) {
     context.retries += 1
-    observer?(
-      .retrying(reason: reason, attempt: context.attempt, retry: context.retries, delay: delay))
+    events.emit(.requestRetried, url: context.sentRequest?.url) {
+      $0.attempt = context.attempt
+      $0.retryDelay = delay
+      $0.reason = reason
+    }
     guard delay > 0 else { return }
     do {
       try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
@@ -103,11 +140,16 @@ struct CallPipeline: Sendable {
 
   private func judge<Request: RequestDescribing>(
     _ response: TransportResponse, for request: Request, with chain: [any ResponseDecision],
-    context: RequestContext
+    context: RequestContext, events: CallEvents
   ) async throws -> ResponseDecisionOutcome<Request.Response> {
     var current = response
     for decision in chain {
       let outcome = try await decision.decide(on: current, for: request, context: context)
+      events.emit(.decisionTaken, url: context.sentRequest?.url) {
+        $0.attempt = context.attempt
+        $0.decision = String(describing: type(of: decision))
+        $0.outcome = outcome.name
+      }
       guard case .proceed(let next) = outcome else { return outcome }
       current = next
     }

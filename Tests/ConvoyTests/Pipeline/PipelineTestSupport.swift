@@ -37,14 +37,14 @@ func probeConnection(
   ServerConnection(configuration: configuration, transport: transport)
 }
 
-/// A pipeline over `transport` whose events land in `events`.
-func observedPipeline(
-  _ transport: StubTransport, events: Locked<[PipelineEvent]>,
+/// A connection over `transport` whose events land in `events`.
+func observedConnection(
+  _ transport: StubTransport, events: Locked<[ConvoyEvent]>,
   configuration: ServerConfiguration = probeConfiguration
-) -> CallPipeline {
-  var pipeline = probeConnection(transport, configuration: configuration).pipeline
-  pipeline.observer = { event in events.withLock { $0.append(event) } }
-  return pipeline
+) -> ServerConnection {
+  ServerConnection(
+    configuration: configuration, transport: transport,
+    observers: [AnyEventObserver { event in events.withLock { $0.append(event) } }])
 }
 
 extension RequestContext {

@@ -113,21 +113,24 @@ private let oneShotBody = RequestBody(
   }
 
   @Test func observersSeeEveryAttemptAndEveryWait() async {
-    let events = Locked<[PipelineEvent]>([])
+    let events = Locked<[ConvoyEvent]>([])
     let transport = StubTransport { _ in .status(429, headers: ["Retry-After": "0"]) }
-    let pipeline = observedPipeline(transport, events: events)
-    await #expect(throws: ServerConnectionError.self) { try await pipeline.run(ProbeRequest()) }
-    let summary = events.current.map { event -> String in
-      switch event {
-      case .sending(_, let attempt): "send \(attempt)"
-      case .retrying(let reason, let attempt, let retry, let delay):
-        "retry \(retry) after attempt \(attempt) for \(reason) in \(delay)"
+    let connection = observedConnection(transport, events: events)
+    await #expect(throws: ServerConnectionError.self) {
+      try await connection.execute(ProbeRequest())
+    }
+    let summary = events.current.compactMap { event -> String? in
+      switch event.name {
+      case .requestSent: "send \(event.attempt ?? 0)"
+      case .requestRetried:
+        "retry after attempt \(event.attempt ?? 0) for \(event.reason ?? "") in \(event.retryDelay ?? -1)"
+      default: nil
       }
     }
     #expect(
       summary == [
-        "send 1", "retry 1 after attempt 1 for status(429) in 0.0",
-        "send 2", "retry 2 after attempt 2 for status(429) in 0.0", "send 3",
+        "send 1", "retry after attempt 1 for status 429 in 0.0",
+        "send 2", "retry after attempt 2 for status 429 in 0.0", "send 3",
       ])
   }
 

@@ -1,0 +1,116 @@
+import Convoy
+import ConvoyTesting
+import Foundation
+import Testing
+
+private struct Thing: RequestDescribing {
+  typealias Response = JSONResponse<[String: Int]>
+  var method: HTTPMethod { .get }
+  var path: String { "thing" }
+}
+
+@Suite struct EventOrderTests {
+  private func observed(
+    retries: Int = 2, _ respond: @escaping @Sendable (TransportRequest) -> StubTransport.Answer
+  ) -> (ServerConnection, Locked<[ConvoyEvent]>) {
+    let events = Locked<[ConvoyEvent]>([])
+    var configuration = ServerConfiguration(
+      environment: .staging, baseURL: URL(string: "https://api.example.com/")!)
+    configuration.retryPolicy = RetryPolicy(maximumRetries: retries, baseDelay: 0, jitter: 0)
+    let connection = ServerConnection(
+      configuration: configuration, transport: StubTransport(respond: respond),
+      observers: [AnyEventObserver { event in events.withLock { $0.append(event) } }])
+    return (connection, events)
+  }
+
+  private func names(_ events: Locked<[ConvoyEvent]>) -> [String] {
+    events.current.map { event in
+      event.name == .decisionTaken
+        ? "\(event.decision ?? "?"):\(event.outcome ?? "?")" : event.name.rawValue
+    }
+  }
+
+  @Test func aSuccessfulCallReportsEveryStepInOrder() async throws {
+    let (connection, events) = observed { _ in .json(["n": 1]) }
+    _ = try await connection.execute(Thing())
+    #expect(
+      names(events) == [
+        "request.created", "request.adapted", "request.sent", "response.received",
+        "Retry:proceed", "StatusValidation:proceed", "ResponseDecoding:done", "request.finished",
+      ])
+    let received = try #require(events.current.first { $0.name == .responseReceived })
+    #expect(received.status == 200)
+    #expect(received.bytes == 7)
+    #expect(received.url == "https://api.example.com/thing")
+    #expect(Set(events.current.map(\.requestID)).count == 1)
+    let adapted = try #require(events.current.first { $0.name == .requestAdapted })
+    #expect(adapted.headers?["User-Agent"] != nil)
+  }
+
+  @Test func aRetriedCallReportsTheRetryBetweenAttempts() async throws {
+    let attempts = Locked(0)
+    let (connection, events) = observed { _ in
+      attempts.withLock { count in
+        count += 1
+        return count == 1 ? .status(503) : .json(["n": 2])
+      }
+    }
+    _ = try await connection.execute(Thing())
+    #expect(
+      names(events) == [
+        "request.created", "request.adapted", "request.sent", "response.received",
+        "Retry:retry", "request.retried",
+        "request.adapted", "request.sent", "response.received",
+        "Retry:proceed", "StatusValidation:proceed", "ResponseDecoding:done", "request.finished",
+      ])
+    #expect(events.current.filter { $0.name == .requestSent }.map(\.attempt) == [1, 2])
+  }
+
+  @Test func aFailedCallEndsWithOneFailureCarryingItsCategory() async throws {
+    let (connection, events) = observed(retries: 0) { _ in
+      .json(["reason": "No such thing."], status: 404)
+    }
+    _ = try? await connection.execute(Thing())
+    #expect(
+      names(events).suffix(3) == ["Retry:proceed", "StatusValidation:fail", "request.failed"])
+    let failed = try #require(events.current.last)
+    #expect(failed.errorCategory == .notFound)
+    #expect(failed.status == 404)
+    #expect(failed.reason?.contains("No such thing.") == true)
+  }
+
+  @Test func aCancelledCallEndsWithOneCancellation() async throws {
+    let (connection, events) = observed { _ in .delayed(10, .status(200)) }
+    let task = Task { try await connection.execute(Thing()) }
+    while !events.current.contains(where: { $0.name == .requestSent }) {
+      try await Task.sleep(nanoseconds: 10_000_000)
+    }
+    task.cancel()
+    _ = await task.result
+    #expect(
+      names(events) == ["request.created", "request.adapted", "request.sent", "request.cancelled"])
+  }
+
+  @Test func theActivityCounterReturnsToZeroWhateverHappens() async throws {
+    let counter = NetworkActivityCounter()
+    let connection = ServerConnection(
+      configuration: .local(port: 9),
+      transport: StubTransport { request in
+        request.urlRequest.url?.path == "/slow" ? .delayed(10, .status(200)) : .status(500)
+      }, observers: [counter])
+    struct Call: RequestDescribing {
+      typealias Response = EmptyResponse
+      var path: String
+      var method: HTTPMethod { .get }
+      var retryPolicy: RetryPolicy? { .never }
+    }
+    let slow = (0..<5).map { _ in Task { try await connection.execute(Call(path: "slow")) } }
+    let failing = (0..<5).map { _ in Task { try await connection.execute(Call(path: "fail")) } }
+    for task in failing { _ = await task.result }
+    while counter.count < 5 { try await Task.sleep(nanoseconds: 10_000_000) }
+    #expect(counter.count == 5)
+    for task in slow { task.cancel() }
+    for task in slow { _ = await task.result }
+    #expect(counter.count == 0)
+  }
+}
