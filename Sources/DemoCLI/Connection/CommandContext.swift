@@ -58,10 +58,8 @@ struct CommandContext: Sendable {
   func connection(restoringSession: Bool = true) throws -> ServerConnection {
     let entry = try environment()
     let store = try sessionStore()
-    var transport: any HTTPTransport =
-      options.scenario.map { SimulatedPlacesAPI(scenario: $0) } ?? URLSessionTransport()
+    let transport: (any HTTPTransport)? = options.scenario.map { SimulatedPlacesAPI(scenario: $0) }
     if let eventLog {
-      transport = EventLoggingTransport(base: transport, observer: eventLog)
       let simulation = options.scenario.map { " (simulated, scenario \($0.rawValue))" } ?? ""
       eventLog.receive(
         ConvoyEvent(
@@ -73,7 +71,7 @@ struct CommandContext: Sendable {
       configuration: ServerConfiguration(
         environment: ServerEnvironment(rawValue: entry.name), baseURL: entry.baseURL,
         timeout: 30),
-      transport: transport, sessionStore: store)
+      transport: transport, sessionStore: store, observers: eventLog.map { [$0] } ?? [])
     if restoringSession { try connection.restoreSession() }
     return connection
   }
