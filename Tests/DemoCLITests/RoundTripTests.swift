@@ -93,11 +93,24 @@ struct RoundTripTests {
     #expect(missing.stderr.hasPrefix("There is no place with id 99."))
   }
 
+  /// The README's first command is the one CI runs, and it works with no terminal and no input.
   @Test func theReadmeCommandLogsInWithNoTerminalAndNoInput() async throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let ci = try String(contentsOf: root.appendingPathComponent(".ci/run"), encoding: .utf8)
+    let prefix = "swift run democli "
+    let line = try #require(readme.split(separator: "\n").first { $0.hasPrefix(prefix) })
+    let command = String(line.prefix { $0 != "#" }).trimmingCharacters(in: .whitespaces)
+    #expect(ci.split(separator: "\n").contains { $0 == command })
+
     let sandbox = try DemoCLISandbox()
-    let result = try await sandbox.run("login", "--env", "staging", "--simulate")
+    let arguments = command.dropFirst(prefix.count).split(separator: " ").map(String.init)
+    #expect(arguments == ["login", "--env", "staging", "--simulate"])
+    let result = try await sandbox.run(arguments)
     #expect(result.status == 0)
     #expect(result.stderr.contains("demo user demo@convoy.example"))
     #expect(result.stdout.hasPrefix("Logged in to staging (simulated) as demo@convoy.example."))
+    #expect(try await sandbox.run("places", "--env", "staging", "--simulate").status == 0)
   }
 }
