@@ -44,12 +44,13 @@ enum Terminal {
   /// Echo is switched back on when the answer arrives, and also when Ctrl-C interrupts the
   /// prompt (through `interruption`), so the shell is never left silent.
   static func promptSecret(_ question: String, interruption: Interruption) -> String? {
-    writeError(question)
     var original = termios()
-    guard tcgetattr(STDIN_FILENO, &original) == 0 else { return readInputLine() }
+    guard tcgetattr(STDIN_FILENO, &original) == 0 else { return prompt(question) }
     var silent = original
     silent.c_lflag &= ~tcflag_t(ECHO)
+    // Echo goes off before the question appears, so nothing typed after it can ever show.
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+    writeError(question)
     let saved = original
     let restore: @Sendable () -> Void = {
       var settings = saved

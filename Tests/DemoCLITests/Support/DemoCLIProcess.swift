@@ -28,8 +28,16 @@ final class RunningDemoCLI: Sendable {
   private let stdoutFile: URL
   private let stderrFile: URL
 
+  /// Where the process's standard streams lead.
+  enum Streams {
+    /// Output to files; input from `standardInput`, or none at all when `nil`.
+    case files(standardInput: String?)
+    /// All three on a pseudo-terminal's device, as for a person at a terminal.
+    case terminal(PseudoTerminal)
+  }
+
   init(
-    executable: URL, arguments: [String], environment: [String: String], standardInput: String?,
+    executable: URL, arguments: [String], environment: [String: String], streams: Streams,
     directory: URL
   ) throws {
     let id = UUID().uuidString
@@ -41,15 +49,23 @@ final class RunningDemoCLI: Sendable {
     process.executableURL = executable
     process.arguments = arguments
     process.environment = environment
-    process.standardOutput = try FileHandle(forWritingTo: stdoutFile)
-    process.standardError = try FileHandle(forWritingTo: stderrFile)
-    if let standardInput {
-      let inputFile = directory.appendingPathComponent("stdin-\(id)")
-      _ = FileManager.default.createFile(atPath: inputFile.path, contents: Data(standardInput.utf8))
-      process.standardInput = try FileHandle(forReadingFrom: inputFile)
-    } else {
-      // CI runs democli with no standard input at all; /dev/null is the closest.
-      process.standardInput = FileHandle.nullDevice
+    switch streams {
+    case .files(let standardInput):
+      process.standardOutput = try FileHandle(forWritingTo: stdoutFile)
+      process.standardError = try FileHandle(forWritingTo: stderrFile)
+      if let standardInput {
+        let inputFile = directory.appendingPathComponent("stdin-\(id)")
+        _ = FileManager.default.createFile(
+          atPath: inputFile.path, contents: Data(standardInput.utf8))
+        process.standardInput = try FileHandle(forReadingFrom: inputFile)
+      } else {
+        // CI runs democli with no standard input at all; /dev/null is the closest.
+        process.standardInput = FileHandle.nullDevice
+      }
+    case .terminal(let terminal):
+      process.standardInput = terminal.device
+      process.standardOutput = terminal.device
+      process.standardError = terminal.device
     }
     let exited = self.exited
     process.terminationHandler = { _ in exited.signal() }

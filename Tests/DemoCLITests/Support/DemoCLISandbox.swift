@@ -37,19 +37,32 @@ final class DemoCLISandbox: Sendable {
 
   /// Starts democli with `arguments`.
   func start(_ arguments: [String], standardInput: String? = nil) throws -> RunningDemoCLI {
+    try start(arguments, streams: .files(standardInput: standardInput))
+  }
+
+  /// Starts democli with `arguments` on `terminal`.
+  func start(_ arguments: [String], terminal: PseudoTerminal) throws -> RunningDemoCLI {
+    try start(arguments, streams: .terminal(terminal))
+  }
+
+  private func start(_ arguments: [String], streams: RunningDemoCLI.Streams) throws
+    -> RunningDemoCLI
+  {
     try RunningDemoCLI(
       executable: try DemoCLIBinary.url(), arguments: arguments, environment: environment,
-      standardInput: standardInput, directory: directory.appendingPathComponent("io"))
+      streams: streams, directory: directory.appendingPathComponent("io"))
   }
 
   /// Runs democli with `arguments` to the end.
   func run(_ arguments: String..., standardInput: String? = nil) async throws -> DemoCLIResult {
-    try await start(arguments, standardInput: standardInput).result()
+    try await run(arguments, standardInput: standardInput)
   }
 
   /// Runs democli with `arguments` to the end.
   func run(_ arguments: [String], standardInput: String? = nil) async throws -> DemoCLIResult {
-    try await start(arguments, standardInput: standardInput).result()
+    try await ProcessGate.shared.withSlot {
+      try await self.start(arguments, standardInput: standardInput).result()
+    }
   }
 
   private var environment: [String: String] {
