@@ -25,10 +25,11 @@ enum DemoCLI {
         Terminal.writeOutput(HelpText.command(command.spec))
         return .success
       }
-      context = try CommandContext(
+      let commandContext = try CommandContext(
         arguments: arguments, environmentVariables: environmentVariables,
         interruption: interruption)
-      try await command.run(context!)
+      context = commandContext
+      try await command.run(commandContext)
       return .success
     } catch {
       return FailureReport(
