@@ -3,7 +3,9 @@ import Convoy
 /// Logging in: the client secret for the user's email and password, then the password grant.
 ///
 /// Each request is started through the runner, so Ctrl-C cancels whichever is in flight through
-/// its `JobToken`, and the progress line counts the steps.
+/// its `JobToken`, and the progress line counts the steps. Once Convoy has a `LoginJob`, this
+/// becomes one `connection.run(_:completionQueue:progress:completion:)` through the same runner,
+/// with the job's progress; nothing outside this file changes.
 enum LoginFlow {
   static func logIn(
     email: String, password: String, on connection: ServerConnection, runner: JobRunner,

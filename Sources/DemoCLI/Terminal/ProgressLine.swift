@@ -34,7 +34,8 @@ final class ProgressLine: Sendable {
     self.isEnabled = isEnabled
     guard isEnabled else { return }
     let timer = DispatchSource.makeTimerSource(queue: queue)
-    timer.schedule(deadline: .now(), repeating: .milliseconds(100))
+    // The first frame waits a moment, so work that ends at once never flickers a line.
+    timer.schedule(deadline: .now() + .milliseconds(150), repeating: .milliseconds(100))
     timer.setEventHandler { [weak self] in self?.draw() }
     let registration = interruption.onInterrupt { [weak self] in self?.finish() }
     state.withLock {
