@@ -31,7 +31,6 @@ final class SessionController: Sendable {
     var stickyFailure = false
     var flight: Flight?
     var renewalDates: [Date] = []
-    var observers: [UUID: AsyncStream<Session?>.Continuation] = [:]
   }
 
   private final class Flight: Sendable {
@@ -39,6 +38,7 @@ final class SessionController: Sendable {
   }
 
   private let state = Locked(State())
+  private let sessions = Broadcast<Session?>(nil, bufferingPolicy: .unbounded)
   private let configuration: AuthenticationConfiguration
   private let store: (any SessionStore)?
   private let renewal = Locked<Renewal?>(nil)
@@ -101,25 +101,16 @@ final class SessionController: Sendable {
 
   /// A stream of every session change, starting with the current session.
   func changes() -> AsyncStream<Session?> {
-    let id = UUID()
-    let (stream, continuation) = AsyncStream.makeStream(of: Session?.self)
-    let current = state.withLock { state in
-      state.observers[id] = continuation
-      return state.session
-    }
-    continuation.yield(current)
-    continuation.onTermination = { [weak self] _ in
-      self?.state.withLock { _ = $0.observers.removeValue(forKey: id) }
-    }
-    return stream
+    sessions.subscribe()
   }
 
   private func publish(_ change: (inout State) -> Void) {
-    let (session, observers) = state.withLock { state in
+    let session = state.withLock { state in
       change(&state)
-      return (state.session, Array(state.observers.values))
+      // Published under the state lock so that concurrent changes reach streams in order.
+      sessions.publish(state.session)
+      return state.session
     }
-    for observer in observers { observer.yield(session) }
     notifier.current?(session)
   }
 
