@@ -86,7 +86,9 @@ import Testing
     let session = try await issuedSession()
     let later = SimulatedPlacesAPI(now: { Date().addingTimeInterval(301) })
     let value = session.accessToken.value
-    let refused = [nil, "Bearer nonsense", "Bearer " + value.dropLast() + "0", "Bearer " + value]
+    // A signature already ending in "0" must still be altered: change its last digit for sure.
+    let altered = value.dropLast() + (value.last == "0" ? "1" : "0")
+    let refused = [nil, "Bearer nonsense", "Bearer " + altered, "Bearer " + value]
     for (index, authorization) in refused.enumerated() {
       var headers: [String: String] = [:]
       headers["Authorization"] = authorization
