@@ -60,17 +60,22 @@ private final class CancelCounting: HTTPTransport, @unchecked Sendable {
   }
 
   @Test func oneCallerCancellingLeavesTheOthersTransferRunning() async throws {
-    let counting = CancelCounting(slowStub)
+    // The cancel must land while the transfer is in flight; 0.3 s was too short on a loaded
+    // machine (ThreadSanitizer, parallel suites), where the leaver then got the answer.
+    let slowerStub = StubTransport { request in
+      .delayed(2, .json(["path": request.urlRequest.url?.path ?? ""]))
+    }
+    let counting = CancelCounting(slowerStub)
     let connection = connection(counting)
     let leaver = Task { try await connection.execute(CachedGet()) }
     let stayer = Task { try await connection.execute(CachedGet()) }
-    #expect(await waitUntil { slowStub.requests.count == 1 })
+    #expect(await waitUntil { slowerStub.requests.count == 1 })
     try await Task.sleep(nanoseconds: 50_000_000)  // lets the second caller join the flight
     leaver.cancel()
     await #expect(throws: ServerConnectionError.cancelled) { try await leaver.value }
     #expect(try await stayer.value.status == 200)
     #expect(counting.cancels.current == 0)
-    #expect(slowStub.requests.count == 1)
+    #expect(slowerStub.requests.count == 1)
   }
 
   @Test func theSharedTransferIsCancelledWhenEveryCallerHasCancelled() async throws {
