@@ -18,6 +18,10 @@ public final class ServerConnection: Sendable {
   public let adapters: [any RequestAdapter]
   /// The decisions that judge every answer, unless a request brings its own chain.
   public let decisions: [any ResponseDecision]
+  /// How many requests this connection sends at once, across all jobs; more wait their turn.
+  public var networkConcurrencyLimit: Int { jobQueues.networkLimit }
+  /// The queues jobs run on.
+  let jobQueues: JobQueues
 
   /// The decisions a connection uses by default: validate the status, then decode.
   public static let standardDecisions: [any ResponseDecision] = [
@@ -32,18 +36,21 @@ public final class ServerConnection: Sendable {
   ///   - decoder: The JSON decoder for responses (date and key strategies live here).
   ///   - adapters: Adapters applied to every request.
   ///   - decisions: The decision chain for every answer.
+  ///   - networkConcurrencyLimit: How many requests may be in flight at once, across all jobs.
   public init(
     configuration: ServerConfiguration,
     transport: (any HTTPTransport)? = nil,
     decoder: JSONDecoder = JSONDecoder(),
     adapters: [any RequestAdapter] = [],
-    decisions: [any ResponseDecision] = ServerConnection.standardDecisions
+    decisions: [any ResponseDecision] = ServerConnection.standardDecisions,
+    networkConcurrencyLimit: Int = 6
   ) {
     self.configuration = configuration
     self.transport = transport ?? URLSessionTransport()
     self.decoder = decoder
     self.adapters = adapters
     self.decisions = decisions
+    self.jobQueues = JobQueues(networkLimit: networkConcurrencyLimit)
   }
 
   var pipeline: CallPipeline {
@@ -54,22 +61,19 @@ public final class ServerConnection: Sendable {
 
   /// Sends `request` and returns its typed answer.
   ///
-  /// Cancelling the calling task cancels the transfer and throws
-  /// ``ServerConnectionError/cancelled``.
+  /// The call runs as a one-request job on the connection's network queue. Cancelling the
+  /// calling task cancels the transfer and throws ``ServerConnectionError/cancelled``.
   /// - Throws: ``ServerConnectionError`` for everything Convoy judges; errors thrown by custom
   ///   adapters, decisions or response types as they are.
   public func execute<Request: RequestDescribing>(_ request: Request) async throws
     -> Request.Response
   {
-    do {
-      return try await pipeline.run(request)
-    } catch is CancellationError {
-      throw ServerConnectionError.cancelled
-    }
+    try await run(RequestJob(request: request))
   }
 
   /// Sends `request` and delivers its typed answer on `completionQueue`.
   ///
+  /// The call runs as a one-request job on the connection's network queue.
   /// - Parameters:
   ///   - request: What to send.
   ///   - completionQueue: Where `completion` runs; the main queue by default.
@@ -82,17 +86,6 @@ public final class ServerConnection: Sendable {
     completionQueue: DispatchQueue = .main,
     completion: @escaping @Sendable (Result<Request.Response, any Error>) -> Void
   ) -> JobToken {
-    let token = JobToken()
-    let task = Task {
-      let result: Result<Request.Response, any Error>
-      do {
-        result = .success(try await execute(request))
-      } catch {
-        result = .failure(error)
-      }
-      completionQueue.async { completion(result) }
-    }
-    token.onCancel { task.cancel() }
-    return token
+    run(RequestJob(request: request), completionQueue: completionQueue, completion: completion)
   }
 }

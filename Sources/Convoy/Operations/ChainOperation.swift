@@ -1,0 +1,133 @@
+import Foundation
+
+/// Operations that run one after another, each built from the previous one's output.
+///
+/// Made with ``ResultOperation/then(_:)`` and ``ResultOperation/map(_:)``:
+///
+/// ```swift
+/// let session = connection.operation(for: ClientSecretRequest())
+///   .then { secret in connection.operation(for: AccessTokenRequest(secret: secret.value)) }
+///   .then { token in connection.operation(for: SessionRequest(token: token.value)) }
+///   .map(\.value)
+/// ```
+///
+/// A step's operation is built only when the previous step succeeded, and handed to a queue
+/// only then: the chain never wires `addDependency` ahead of time (on Linux a pre-wired chain
+/// costs time quadratic in its length). The first error stops the chain, which finishes with
+/// it; later steps are never built. Cancelling the chain cancels the running step and finishes
+/// once that step's work stopped.
+///
+/// Build a chain completely before running it, and use each operation in one composition only:
+/// an operation runs once.
+public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
+  private let plan: ChainPlan
+  private let stepCount: Int
+  private let last: ChainSlot<Output>
+
+  private let chainLock = NSLock()
+  private var nextIndex = 0
+  private var current: AsyncOperation?
+  private var isStopped = false
+  private var hasExpanded = false
+
+  init(plan: ChainPlan, stepCount: Int, last: ChainSlot<Output>) {
+    self.plan = plan
+    self.stepCount = stepCount
+    self.last = last
+    super.init()
+  }
+
+  override var countsAsProgressUnit: Bool {
+    chainLock.withLock { !hasExpanded }
+  }
+
+  override func chainForExtension() -> ChainOperation<Output> {
+    guard !isExecuting, !isFinished else { return super.chainForExtension() }
+    return self
+  }
+
+  /// Appends the step `make` builds from this chain's last slot and a new one.
+  func extended<Next>(with make: (ChainSlot<Output>, ChainSlot<Next>) -> ChainStep)
+    -> ChainOperation<Next>
+  {
+    let next = ChainSlot<Next>()
+    let step = make(last, next)
+    return ChainOperation<Next>(
+      plan: plan.appending(step, after: stepCount), stepCount: stepCount + 1, last: next)
+  }
+
+  /// Runs the steps in order.
+  public override func execute() {
+    let context = self.context ?? .standalone
+    chainLock.withLock { hasExpanded = true }
+    context.progress?.addUnits(plan.operationCount(upTo: stepCount) - 1)
+    onCancel { [self] in stop() }
+    advance(in: context)
+  }
+
+  override func skipExecution() {
+    // The first step's operation already exists; finish it so that nothing is left unfinished.
+    if case .operation(let first, _)? = try? plan.step(at: 0).run(), !first.isExecuting {
+      first.cancel()
+      first.start()
+    }
+  }
+
+  private func advance(in context: OperationContext) {
+    while true {
+      let index = chainLock.withLock { () -> Int? in
+        guard !isStopped else { return nil }
+        defer { nextIndex += 1 }
+        return nextIndex
+      }
+      guard let index else { return finish(with: .failure(ServerConnectionError.cancelled)) }
+      guard index < stepCount else {
+        return finish(with: Result { try last.take() })
+      }
+      let outcome: ChainStep.Outcome
+      do {
+        outcome = try plan.step(at: index).run()
+      } catch {
+        return finish(with: .failure(error))
+      }
+      guard case .operation(let operation, let collect) = outcome else { continue }
+      let accepted = chainLock.withLock { () -> Bool in
+        guard !isStopped else { return false }
+        current = operation
+        return true
+      }
+      guard accepted else {
+        operation.cancel()
+        operation.start()
+        return finish(with: .failure(ServerConnectionError.cancelled))
+      }
+      context.enqueue(operation) { [self] in
+        guard settle(operation) else { return }
+        collect()
+        advance(in: context)
+      }
+      return
+    }
+  }
+
+  /// Claims the step that just ended; `false` when cancellation already moved past it.
+  private func settle(_ operation: AsyncOperation) -> Bool {
+    chainLock.withLock {
+      guard current === operation else { return false }
+      current = nil
+      return true
+    }
+  }
+
+  private func stop() {
+    let running = chainLock.withLock { () -> AsyncOperation? in
+      isStopped = true
+      return current
+    }
+    guard let running else { return }
+    // A step still waiting in its queue will skip its work; there is nothing to wait for.
+    if !running.cancelReportingWhetherStarted(), settle(running) {
+      finish(with: .failure(ServerConnectionError.cancelled))
+    }
+  }
+}
