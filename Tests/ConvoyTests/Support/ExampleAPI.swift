@@ -104,39 +104,46 @@ enum ExampleAPI {
   }
 
   /// A connection to the stubbed API and the stub behind it.
-  static func connection(networkLimit: Int = 6, transport: StubTransport? = nil)
-    -> (ServerConnection, StubTransport)
-  {
-    let stub = transport ?? StubTransport(respond: answer)
+  static func connection(networkLimit: Int = 6) -> (ServerConnection, StubTransport) {
+    let stub = StubTransport(respond: answer)
     let connection = ServerConnection(
       configuration: .local(port: 9), transport: stub, networkConcurrencyLimit: networkLimit)
     return (connection, stub)
   }
+
+  /// A connection whose transfers go through `meter`.
+  static func connection(networkLimit: Int, meter: ConcurrencyMeter) -> ServerConnection {
+    ServerConnection(
+      configuration: .local(port: 9), transport: meter, networkConcurrencyLimit: networkLimit)
+  }
 }
 
-/// Counts transfers in flight to check concurrency limits.
-final class ConcurrencyMeter: @unchecked Sendable {
+/// Counts transfers in flight to check concurrency limits: it wraps a stub and counts from the
+/// start of each transfer to its completion.
+final class ConcurrencyMeter: HTTPTransport, @unchecked Sendable {
   private let lock = NSLock()
   private var current = 0
-  private(set) var maximum = 0
+  private var maximum = 0
+  private let stub: StubTransport
 
-  func enter() {
+  /// A meter in front of a stub that answers like ``ExampleAPI`` after `delay` seconds.
+  init(delay: Double) {
+    stub = StubTransport { .delayed(delay, ExampleAPI.answer($0)) }
+  }
+
+  var peak: Int { lock.withLock { maximum } }
+
+  func startTransfer(
+    _ request: TransportRequest,
+    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+  ) -> any TransferHandle {
     lock.withLock {
       current += 1
       maximum = max(maximum, current)
     }
-  }
-
-  func leave() { lock.withLock { current -= 1 } }
-
-  var peak: Int { lock.withLock { maximum } }
-
-  /// A stub that answers like ``ExampleAPI`` after `delay` seconds and measures concurrency.
-  func stub(delay: Double) -> StubTransport {
-    StubTransport { [self] request in
-      enter()
-      DispatchQueue.global().asyncAfter(deadline: .now() + delay) { self.leave() }
-      return .delayed(delay, ExampleAPI.answer(request))
+    return stub.startTransfer(request) { [self] result in
+      lock.withLock { current -= 1 }
+      completion(result)
     }
   }
 }
