@@ -17,8 +17,11 @@ import Foundation
 /// it; later steps are never built. Cancelling the chain cancels the running step and finishes
 /// once that step's work stopped.
 ///
-/// Build a chain completely before running it, and use each operation in one composition only:
-/// an operation runs once.
+/// `then` and `map` on a chain that has not started return a longer chain that takes its place:
+/// run only the longest one. The shorter chain object still finishes, with its own typed result,
+/// when the longer chain gets past its last step (or with the error that stopped the longer
+/// chain). Build a chain completely before running it, and use each operation in one composition
+/// only: an operation runs once.
 public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
   private let plan: ChainPlan
   private let stepCount: Int
@@ -29,6 +32,7 @@ public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @u
   private var current: AsyncOperation?
   private var isStopped = false
   private var hasExpanded = false
+  private var isReplaced = false
 
   init(plan: ChainPlan, stepCount: Int, last: ChainSlot<Output>) {
     self.plan = plan
@@ -43,7 +47,17 @@ public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @u
 
   override func chainForExtension() -> ChainOperation<Output> {
     guard !isExecuting, !isFinished else { return super.chainForExtension() }
+    chainLock.withLock { isReplaced = true }
+    plan.registerReplacedChain(stepCount: stepCount) { [weak self] error in
+      self?.finishAsReplaced(failingWith: error)
+    }
     return self
+  }
+
+  /// Finishes this chain, which a longer one replaced, once the longer one got past its steps.
+  private func finishAsReplaced(failingWith error: (any Error)?) {
+    start()
+    finish(with: error.map { .failure($0) } ?? last.peek())
   }
 
   /// Appends the step `make` builds from this chain's last slot and a new one.
@@ -58,6 +72,8 @@ public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @u
 
   /// Runs the steps in order.
   public override func execute() {
+    // A replaced chain does not run its steps: the chain that replaced it does, and finishes it.
+    guard !chainLock.withLock({ isReplaced }) else { return }
     let context = self.context ?? .standalone
     chainLock.withLock { hasExpanded = true }
     context.progress?.addUnits(plan.operationCount(upTo: stepCount) - 1)
@@ -66,11 +82,20 @@ public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @u
   }
 
   override func skipExecution() {
+    guard !chainLock.withLock({ isReplaced }) else { return }
     // The first step's operation already exists; finish it so that nothing is left unfinished.
     if case .operation(let first, _)? = try? plan.step(at: 0).run(), !first.isExecuting {
       first.cancel()
       first.start()
     }
+    plan.finishReplacedChains(below: stepCount, failingWith: ServerConnectionError.cancelled)
+  }
+
+  private func complete(with result: Result<Output, any Error>) {
+    if case .failure(let error) = result {
+      plan.finishReplacedChains(below: stepCount, failingWith: error)
+    }
+    finish(with: result)
   }
 
   private func advance(in context: OperationContext) {
@@ -80,17 +105,20 @@ public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @u
         defer { nextIndex += 1 }
         return nextIndex
       }
-      guard let index else { return finish(with: .failure(ServerConnectionError.cancelled)) }
+      guard let index else { return complete(with: .failure(ServerConnectionError.cancelled)) }
       guard index < stepCount else {
-        return finish(with: Result { try last.take() })
+        return complete(with: Result { try last.take() })
       }
       let outcome: ChainStep.Outcome
       do {
         outcome = try plan.step(at: index).run()
       } catch {
-        return finish(with: .failure(error))
+        return complete(with: .failure(error))
       }
-      guard case .operation(let operation, let collect) = outcome else { continue }
+      guard case .operation(let operation, let collect) = outcome else {
+        plan.finishReplacedChain(stepCount: index + 1)
+        continue
+      }
       let accepted = chainLock.withLock { () -> Bool in
         guard !isStopped else { return false }
         current = operation
@@ -99,11 +127,12 @@ public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @u
       guard accepted else {
         operation.cancel()
         operation.start()
-        return finish(with: .failure(ServerConnectionError.cancelled))
+        return complete(with: .failure(ServerConnectionError.cancelled))
       }
       context.enqueue(operation) { [self] in
         guard settle(operation) else { return }
         collect()
+        plan.finishReplacedChain(stepCount: index + 1)
         advance(in: context)
       }
       return
@@ -127,7 +156,7 @@ public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @u
     guard let running else { return }
     // A step still waiting in its queue will skip its work; there is nothing to wait for.
     if !running.cancelReportingWhetherStarted(), settle(running) {
-      finish(with: .failure(ServerConnectionError.cancelled))
+      complete(with: .failure(ServerConnectionError.cancelled))
     }
   }
 }

@@ -5,6 +5,9 @@ import Foundation
 final class ChainPlan: @unchecked Sendable {
   private let lock = NSLock()
   private var steps: [ChainStep]
+  /// Chain objects that a longer chain replaced, by their step count: the running chain
+  /// finishes each one when it gets past that step, so that no chain object is left unfinished.
+  private var replacedChains: [Int: @Sendable ((any Error)?) -> Void] = [:]
 
   init(first: ChainStep) {
     steps = [first]
@@ -24,6 +27,28 @@ final class ChainPlan: @unchecked Sendable {
       }
       return ChainPlan(steps: Array(steps.prefix(count)) + [step])
     }
+  }
+
+  /// Registers how to finish the chain of `count` steps that a longer chain replaced.
+  func registerReplacedChain(
+    stepCount count: Int, finish: @escaping @Sendable ((any Error)?) -> Void
+  ) {
+    lock.withLock { replacedChains[count] = finish }
+  }
+
+  /// Finishes the replaced chain of `count` steps, if any, with its last step's result.
+  func finishReplacedChain(stepCount count: Int) {
+    let finish = lock.withLock { replacedChains.removeValue(forKey: count) }
+    finish?(nil)
+  }
+
+  /// Finishes every replaced chain shorter than `count` that is still waiting, with `error`.
+  func finishReplacedChains(below count: Int, failingWith error: any Error) {
+    let waiting = lock.withLock { () -> [@Sendable ((any Error)?) -> Void] in
+      let keys = replacedChains.keys.filter { $0 < count }.sorted()
+      return keys.compactMap { replacedChains.removeValue(forKey: $0) }
+    }
+    for finish in waiting { finish(error) }
   }
 
   func step(at index: Int) -> ChainStep {
@@ -54,6 +79,11 @@ final class ChainSlot<Value: Sendable>: @unchecked Sendable {
 
   func put(_ result: Result<Value, any Error>) {
     lock.withLock { self.result = result }
+  }
+
+  /// The result without releasing it, for a replaced chain that ends at this step.
+  func peek() -> Result<Value, any Error> {
+    lock.withLock { result } ?? .failure(ServerConnectionError.cancelled)
   }
 
   /// The value, releasing it; throws the step's error so that a failure stops the chain.

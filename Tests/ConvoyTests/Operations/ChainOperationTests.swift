@@ -106,3 +106,28 @@ import Testing
     #expect(stub.requests.count == 1)
   }
 }
+
+@Suite struct ReplacedChainTests {
+  @Test func aChainReplacedByALongerOneStillFinishesWithItsOwnResult() async {
+    let queue = OperationQueue()
+    let short = BlockResultOperation { 1 }.map { $0 + 1 }
+    let long = short.then { value in BlockResultOperation { "\(value * 10)" } }
+    queue.addOperation(long)
+    #expect(await drained(queue))
+    #expect(long.result?.successValue == "20")
+    #expect(short.isFinished)
+    #expect(short.result?.successValue == 2)
+  }
+
+  @Test func aReplacedChainBeyondTheFailingStepFinishesWithTheError() async {
+    let queue = OperationQueue()
+    let failing = BlockResultOperation<Int> { throw TestError.boom }.map { $0 }
+    let middle = failing.map { $0 + 1 }
+    let long = middle.map { $0 + 2 }
+    queue.addOperation(long)
+    #expect(await drained(queue))
+    #expect(long.error as? TestError == .boom)
+    #expect(middle.error as? TestError == .boom)
+    #expect(failing.error as? TestError == .boom)
+  }
+}
