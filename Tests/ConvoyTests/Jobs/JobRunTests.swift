@@ -28,9 +28,9 @@ import Testing
       GroupOperation((0..<5).map { connection.operation(for: API.NumberRequest(value: $0)) })
         .map { $0.map(\.value) }
     }
-    let token = connection.run(job, completionQueue: testQueue, progress: { updates.append($0) }) {
-      outcome.record($0)
-    }
+    let token = connection.run(
+      job, completionQueue: testQueue, progress: { updates.append($0) },
+      completion: { outcome.record($0) })
     _ = try #require(await outcome.first()).get()
     let last = try #require(updates.all.last)
     #expect(last.completedUnitCount == 5)
