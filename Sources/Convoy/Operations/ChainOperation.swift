@@ -27,7 +27,7 @@ public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @u
   private let stepCount: Int
   private let last: ChainSlot<Output>
 
-  private let chainLock = NSLock()
+  // Guarded by `stateLock`: one lock per operation keeps a 10,000-step chain cheap to build.
   private var nextIndex = 0
   private var current: AsyncOperation?
   private var isStopped = false
@@ -42,12 +42,12 @@ public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @u
   }
 
   override var countsAsProgressUnit: Bool {
-    chainLock.withLock { !hasExpanded }
+    stateLock.withLock { !hasExpanded }
   }
 
   override func chainForExtension() -> ChainOperation<Output> {
     guard !isExecuting, !isFinished else { return super.chainForExtension() }
-    chainLock.withLock { isReplaced = true }
+    stateLock.withLock { isReplaced = true }
     plan.registerReplacedChain(stepCount: stepCount) { [weak self] error in
       self?.finishAsReplaced(failingWith: error)
     }
@@ -73,16 +73,16 @@ public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @u
   /// Runs the steps in order.
   public override func execute() {
     // A replaced chain does not run its steps: the chain that replaced it does, and finishes it.
-    guard !chainLock.withLock({ isReplaced }) else { return }
+    guard !stateLock.withLock({ isReplaced }) else { return }
     let context = self.context ?? .standalone
-    chainLock.withLock { hasExpanded = true }
+    stateLock.withLock { hasExpanded = true }
     context.progress?.addUnits(plan.operationCount(upTo: stepCount) - 1)
     onCancel { [self] in stop() }
     advance(in: context)
   }
 
   override func skipExecution() {
-    guard !chainLock.withLock({ isReplaced }) else { return }
+    guard !stateLock.withLock({ isReplaced }) else { return }
     // The first step's operation already exists; finish it so that nothing is left unfinished.
     if case .operation(let first, _)? = try? plan.step(at: 0).run(), !first.isExecuting {
       first.cancel()
@@ -100,7 +100,7 @@ public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @u
 
   private func advance(in context: OperationContext) {
     while true {
-      let index = chainLock.withLock { () -> Int? in
+      let index = stateLock.withLock { () -> Int? in
         guard !isStopped else { return nil }
         defer { nextIndex += 1 }
         return nextIndex
@@ -119,7 +119,7 @@ public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @u
         plan.finishReplacedChain(stepCount: index + 1)
         continue
       }
-      let accepted = chainLock.withLock { () -> Bool in
+      let accepted = stateLock.withLock { () -> Bool in
         guard !isStopped else { return false }
         current = operation
         return true
@@ -141,7 +141,7 @@ public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @u
 
   /// Claims the step that just ended; `false` when cancellation already moved past it.
   private func settle(_ operation: AsyncOperation) -> Bool {
-    chainLock.withLock {
+    stateLock.withLock {
       guard current === operation else { return false }
       current = nil
       return true
@@ -149,7 +149,7 @@ public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @u
   }
 
   private func stop() {
-    let running = chainLock.withLock { () -> AsyncOperation? in
+    let running = stateLock.withLock { () -> AsyncOperation? in
       isStopped = true
       return current
     }

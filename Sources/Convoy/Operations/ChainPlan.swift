@@ -7,7 +7,7 @@ final class ChainPlan: @unchecked Sendable {
   private var steps: [ChainStep]
   /// Chain objects that a longer chain replaced, by their step count: the running chain
   /// finishes each one when it gets past that step, so that no chain object is left unfinished.
-  private var replacedChains: [Int: @Sendable ((any Error)?) -> Void] = [:]
+  private var replacedChains: [(@Sendable ((any Error)?) -> Void)?] = []
 
   init(first: ChainStep) {
     steps = [first]
@@ -33,20 +33,30 @@ final class ChainPlan: @unchecked Sendable {
   func registerReplacedChain(
     stepCount count: Int, finish: @escaping @Sendable ((any Error)?) -> Void
   ) {
-    lock.withLock { replacedChains[count] = finish }
+    lock.withLock {
+      if replacedChains.count <= count {
+        replacedChains += Array(repeating: nil, count: count + 1 - replacedChains.count)
+      }
+      replacedChains[count] = finish
+    }
   }
 
   /// Finishes the replaced chain of `count` steps, if any, with its last step's result.
   func finishReplacedChain(stepCount count: Int) {
-    let finish = lock.withLock { replacedChains.removeValue(forKey: count) }
+    let finish = lock.withLock { () -> (@Sendable ((any Error)?) -> Void)? in
+      guard count < replacedChains.count else { return nil }
+      defer { replacedChains[count] = nil }
+      return replacedChains[count]
+    }
     finish?(nil)
   }
 
   /// Finishes every replaced chain shorter than `count` that is still waiting, with `error`.
   func finishReplacedChains(below count: Int, failingWith error: any Error) {
     let waiting = lock.withLock { () -> [@Sendable ((any Error)?) -> Void] in
-      let keys = replacedChains.keys.filter { $0 < count }.sorted()
-      return keys.compactMap { replacedChains.removeValue(forKey: $0) }
+      let end = min(count, replacedChains.count)
+      defer { for index in 0..<end { replacedChains[index] = nil } }
+      return replacedChains[0..<end].compactMap { $0 }
     }
     for finish in waiting { finish(error) }
   }
@@ -73,25 +83,24 @@ struct ChainStep: Sendable {
 }
 
 /// Hands one step's typed result to the next step without erasing its type.
+///
+/// No lock: a chain touches its slots only from its advancing thread, one step after another,
+/// and each hand-over between threads already passes through an operation's lock and a queue.
 final class ChainSlot<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
   private var result: Result<Value, any Error>?
 
   func put(_ result: Result<Value, any Error>) {
-    lock.withLock { self.result = result }
+    self.result = result
   }
 
   /// The result without releasing it, for a replaced chain that ends at this step.
   func peek() -> Result<Value, any Error> {
-    lock.withLock { result } ?? .failure(ServerConnectionError.cancelled)
+    result ?? .failure(ServerConnectionError.cancelled)
   }
 
   /// The value, releasing it; throws the step's error so that a failure stops the chain.
   func take() throws -> Value {
-    let result = lock.withLock {
-      defer { self.result = nil }
-      return self.result
-    }
-    return try (result ?? .failure(ServerConnectionError.cancelled)).get()
+    defer { result = nil }
+    return try peek().get()
   }
 }

@@ -27,7 +27,7 @@ public final class GroupOperation<Output: Sendable>: ResultOperation<Output>, @u
   private let limit: Int?
   private let assemble: @Sendable () throws -> Output
 
-  private let groupLock = NSLock()
+  // Guarded by `stateLock`.
   private var children: [AsyncOperation]
   private let childCount: Int
   private var nextIndex = 0
@@ -55,13 +55,13 @@ public final class GroupOperation<Output: Sendable>: ResultOperation<Output>, @u
   }
 
   override var countsAsProgressUnit: Bool {
-    groupLock.withLock { !hasExpanded }
+    stateLock.withLock { !hasExpanded }
   }
 
   /// Starts the first children; the rest start as earlier ones finish.
   public override func execute() {
     let context = self.context ?? .standalone
-    groupLock.withLock { hasExpanded = true }
+    stateLock.withLock { hasExpanded = true }
     context.progress?.addUnits(childCount - 1)
     onCancel { [self] in stop(cancelling: true) }
     launch(in: context)
@@ -74,7 +74,7 @@ public final class GroupOperation<Output: Sendable>: ResultOperation<Output>, @u
 
   private func launch(in context: OperationContext) {
     let window = min(limit ?? Int.max, context.window)
-    let batch = groupLock.withLock { () -> [(Int, AsyncOperation)] in
+    let batch = stateLock.withLock { () -> [(Int, AsyncOperation)] in
       var batch: [(Int, AsyncOperation)] = []
       while !isStopping, inFlight < window, nextIndex < childCount {
         batch.append((nextIndex, children[nextIndex]))
@@ -89,7 +89,7 @@ public final class GroupOperation<Output: Sendable>: ResultOperation<Output>, @u
   }
 
   private func childFinished(at index: Int, in context: OperationContext) {
-    let next = groupLock.withLock { () -> ChildFollowUp in
+    let next = stateLock.withLock { () -> ChildFollowUp in
       guard settle(index) else { return .nothing }
       if policy == .failFast, !isStopping, let error = children[index].error {
         firstError = error
@@ -117,7 +117,7 @@ public final class GroupOperation<Output: Sendable>: ResultOperation<Output>, @u
   /// Stops launching, cancels the children in flight and settles every child that will never
   /// run.
   private func stop(cancelling: Bool) {
-    let launched = groupLock.withLock { () -> [(Int, AsyncOperation)] in
+    let launched = stateLock.withLock { () -> [(Int, AsyncOperation)] in
       if cancelling { isCancelledGroup = true }
       isStopping = true
       guard !isCompleted else { return [] }
@@ -126,7 +126,7 @@ public final class GroupOperation<Output: Sendable>: ResultOperation<Output>, @u
     finishUnlaunched()
     for (index, child) in launched where !child.cancelReportingWhetherStarted() {
       // Still waiting in its queue: it will skip its work, so the group need not wait for it.
-      groupLock.withLock { _ = settle(index) }
+      stateLock.withLock { _ = settle(index) }
     }
     completeIfAllSettled()
   }
@@ -134,7 +134,7 @@ public final class GroupOperation<Output: Sendable>: ResultOperation<Output>, @u
   /// Children never handed to a queue are started here, cancelled, so that each one finishes
   /// (with ``ServerConnectionError/cancelled``) without running and none is left unfinished.
   private func finishUnlaunched() {
-    let unlaunched = groupLock.withLock { () -> [(Int, AsyncOperation)] in
+    let unlaunched = stateLock.withLock { () -> [(Int, AsyncOperation)] in
       isStopping = true
       guard !isCompleted else { return [] }
       defer { nextIndex = childCount }
@@ -146,18 +146,18 @@ public final class GroupOperation<Output: Sendable>: ResultOperation<Output>, @u
     for (index, child) in unlaunched {
       child.cancel()
       child.start()
-      groupLock.withLock { _ = settle(index) }
+      stateLock.withLock { _ = settle(index) }
     }
   }
 
   private func completeIfAllSettled() {
-    let claimed = groupLock.withLock { () -> Bool in
+    let claimed = stateLock.withLock { () -> Bool in
       guard !isCompleted, settledCount == childCount else { return false }
       isCompleted = true
       return true
     }
     guard claimed else { return }
-    let (cancelled, error) = groupLock.withLock { (isCancelledGroup, firstError) }
+    let (cancelled, error) = stateLock.withLock { (isCancelledGroup, firstError) }
     let result: Result<Output, any Error>
     if cancelled {
       result = .failure(ServerConnectionError.cancelled)
@@ -166,7 +166,7 @@ public final class GroupOperation<Output: Sendable>: ResultOperation<Output>, @u
     } else {
       result = Result { try assemble() }
     }
-    groupLock.withLock {
+    stateLock.withLock {
       children = []
       settled = []
     }
