@@ -33,6 +33,7 @@ public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @u
   private var isStopped = false
   private var hasExpanded = false
   private var isReplaced = false
+  private var isFirstStepTaken = false
 
   init(plan: ChainPlan, stepCount: Int, last: ChainSlot<Output>) {
     self.plan = plan
@@ -83,15 +84,25 @@ public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @u
 
   override func skipExecution() {
     guard !stateLock.withLock({ isReplaced }) else { return }
-    // The first step's operation already exists; finish it so that nothing is left unfinished.
-    if case .operation(let first, _)? = try? plan.step(at: 0).run(), !first.isExecuting {
-      first.cancel()
-      first.start()
-    }
+    finishFirstStepIfNeverRun()
     plan.finishReplacedChains(below: stepCount, failingWith: ServerConnectionError.cancelled)
   }
 
+  /// The first step's operation exists before the chain runs (later steps are built on the way);
+  /// when the chain stops before handing it to a queue, it is finished here, without running, so
+  /// that no operation is left unfinished.
+  private func finishFirstStepIfNeverRun() {
+    let neverRun = stateLock.withLock { () -> Bool in
+      defer { isFirstStepTaken = true }
+      return !isFirstStepTaken
+    }
+    guard neverRun, case .operation(let first, _)? = try? plan.step(at: 0).run() else { return }
+    first.cancel()
+    first.start()
+  }
+
   private func complete(with result: Result<Output, any Error>) {
+    finishFirstStepIfNeverRun()
     if case .failure(let error) = result {
       plan.finishReplacedChains(below: stepCount, failingWith: error)
     }
@@ -102,6 +113,7 @@ public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @u
     while true {
       let index = stateLock.withLock { () -> Int? in
         guard !isStopped else { return nil }
+        isFirstStepTaken = true
         defer { nextIndex += 1 }
         return nextIndex
       }

