@@ -22,6 +22,10 @@ public final class ServerConnection: Sendable {
   public let observers: [any EventObserver]
   /// The session and its renewal.
   let authentication: SessionController
+  /// How many requests this connection sends at once, across all jobs; more wait their turn.
+  public var networkConcurrencyLimit: Int { jobQueues.networkLimit }
+  /// The queues jobs run on.
+  let jobQueues: JobQueues
 
   /// The decisions a connection uses by default: retry what is transient, validate, decode.
   public static let standardDecisions: [any ResponseDecision] = [
@@ -44,6 +48,7 @@ public final class ServerConnection: Sendable {
   ///     (``CoalescingTransport``, under the cache).
   ///   - observers: Receive every event of this connection's calls and jobs: loggers, analytics,
   ///     a ``NetworkActivityCounter``.
+  ///   - networkConcurrencyLimit: How many requests may be in flight at once, across all jobs.
   public init(
     configuration: ServerConfiguration,
     transport: (any HTTPTransport)? = nil,
@@ -53,7 +58,8 @@ public final class ServerConnection: Sendable {
     sessionStore: (any SessionStore)? = nil,
     cache: HTTPCache? = nil,
     coalescesIdenticalRequests: Bool = false,
-    observers: [any EventObserver] = []
+    observers: [any EventObserver] = [],
+    networkConcurrencyLimit: Int = 6
   ) {
     var network = transport ?? URLSessionTransport()
     if coalescesIdenticalRequests { network = CoalescingTransport(wrapping: network) }
@@ -64,6 +70,7 @@ public final class ServerConnection: Sendable {
     self.adapters = adapters
     self.decisions = decisions
     self.observers = observers
+    self.jobQueues = JobQueues(networkLimit: networkConcurrencyLimit)
     self.authentication = SessionController(
       configuration: configuration.authentication, store: sessionStore)
     // The renewal pipeline has no session of its own, so renewing can never recurse, and it
@@ -89,22 +96,19 @@ public final class ServerConnection: Sendable {
 
   /// Sends `request` and returns its typed answer.
   ///
-  /// Cancelling the calling task cancels the transfer and throws
-  /// ``ServerConnectionError/cancelled``.
+  /// The call runs as a one-request job on the connection's network queue. Cancelling the
+  /// calling task cancels the transfer and throws ``ServerConnectionError/cancelled``.
   /// - Throws: ``ServerConnectionError`` for everything Convoy judges; errors thrown by custom
   ///   adapters, decisions or response types as they are.
   public func execute<Request: RequestDescribing>(_ request: Request) async throws
     -> Request.Response
   {
-    do {
-      return try await pipeline.run(request)
-    } catch is CancellationError {
-      throw ServerConnectionError.cancelled
-    }
+    try await run(RequestJob(request: request))
   }
 
   /// Sends `request` and delivers its typed answer on `completionQueue`.
   ///
+  /// The call runs as a one-request job on the connection's network queue.
   /// - Parameters:
   ///   - request: What to send.
   ///   - completionQueue: Where `completion` runs; the main queue by default.
@@ -117,17 +121,6 @@ public final class ServerConnection: Sendable {
     completionQueue: DispatchQueue = .main,
     completion: @escaping @Sendable (Result<Request.Response, any Error>) -> Void
   ) -> JobToken {
-    let token = JobToken()
-    let task = Task {
-      let result: Result<Request.Response, any Error>
-      do {
-        result = .success(try await execute(request))
-      } catch {
-        result = .failure(error)
-      }
-      completionQueue.async { completion(result) }
-    }
-    token.onCancel { task.cancel() }
-    return token
+    run(RequestJob(request: request), completionQueue: completionQueue, completion: completion)
   }
 }

@@ -8,6 +8,7 @@ public final class JobToken: Sendable, Hashable {
   private struct State {
     var isCancelled = false
     var cancelActions: [@Sendable () -> Void] = []
+    var progress: JobProgressTracker?
   }
 
   private let state = Locked(State())
@@ -18,6 +19,11 @@ public final class JobToken: Sendable, Hashable {
   /// Whether ``cancel()`` was called.
   public var isCancelled: Bool {
     state.withLock { $0.isCancelled }
+  }
+
+  /// How far the job got; `0/0` for a single call made with `execute`, before it started.
+  public var progress: JobProgress {
+    state.withLock { $0.progress }?.current ?? JobProgress(completedUnitCount: 0, totalUnitCount: 0)
   }
 
   /// Cancels the work. The work's completion runs once, with a cancellation error, unless it had
@@ -40,6 +46,11 @@ public final class JobToken: Sendable, Hashable {
       return false
     }
     if runNow { action() }
+  }
+
+  /// Connects the token to the progress of the job it was returned for.
+  func attach(_ progress: JobProgressTracker) {
+    state.withLock { $0.progress = progress }
   }
 
   /// Identity equality: two tokens are equal only if they are the same token.

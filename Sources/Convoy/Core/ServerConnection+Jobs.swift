@@ -1,0 +1,80 @@
+import Dispatch
+import Foundation
+
+extension ServerConnection {
+  /// Runs `job` on this connection's queues and delivers its typed output once.
+  ///
+  /// ```swift
+  /// let token = connection.run(LoginJob(credentials: credentials), completionQueue: .main) {
+  ///   result in
+  ///   switch result {
+  ///   case .success(let session): show(session)
+  ///   case .failure(let error) where error.isCancellation: break
+  ///   case .failure(let error): show(ErrorMessageProvider.standard.message(for: error))
+  ///   }
+  /// }
+  /// token.cancel()  // from anywhere, any number of times
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - job: What to run.
+  ///   - completionQueue: Where `progress` and `completion` run; the main queue by default (it
+  ///     runs only while the main run loop does: command-line tools pass a queue of their own).
+  ///   - progress: Told how far the job got, coalesced; on a serial queue its last call comes
+  ///     before `completion` and reports every unit done.
+  ///   - completion: Runs exactly once: with the output, the first error,
+  ///     ``ServerConnectionError/cancelled`` after the token was cancelled, or
+  ///     ``ServerConnectionError/timedOut(_:)`` once the job's ``Job/timeout`` passed.
+  /// - Returns: A token that cancels the job, every operation in it and every transfer in flight.
+  @discardableResult
+  public func run<J: Job>(
+    _ job: J,
+    completionQueue: DispatchQueue = .main,
+    progress: (@Sendable (JobProgress) -> Void)? = nil,
+    completion: @escaping @Sendable (Result<J.Output, any Error>) -> Void
+  ) -> JobToken {
+    let token = JobToken()
+    start(job, token: token, queue: completionQueue, progress: progress, completion: completion)
+    return token
+  }
+
+  /// Runs `job` and returns its output; cancelling the calling task cancels the job.
+  ///
+  /// ```swift
+  /// let session = try await connection.run(LoginJob(credentials: credentials))
+  /// ```
+  /// - Parameters:
+  ///   - job: What to run.
+  ///   - progress: Told how far the job got, on an arbitrary thread.
+  /// - Returns: The job's output.
+  /// - Throws: The error that stopped the job; ``ServerConnectionError/cancelled`` when the task
+  ///   was cancelled.
+  public func run<J: Job>(
+    _ job: J, progress: (@Sendable (JobProgress) -> Void)? = nil
+  ) async throws -> J.Output {
+    let token = JobToken()
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        start(job, token: token, queue: nil, progress: progress) { continuation.resume(with: $0) }
+      }
+    } onCancel: {
+      token.cancel()
+    }
+  }
+
+  /// Cancels the job `token` was returned for; the same as `token.cancel()`.
+  public func cancel(_ token: JobToken) {
+    token.cancel()
+  }
+
+  private func start<J: Job>(
+    _ job: J, token: JobToken, queue: DispatchQueue?,
+    progress: (@Sendable (JobProgress) -> Void)?,
+    completion: @escaping @Sendable (Result<J.Output, any Error>) -> Void
+  ) {
+    let run = JobRun(
+      root: job.makeOperation(on: self), completionQueue: queue,
+      progress: JobProgressTracker(queue: queue, handler: progress), completion: completion)
+    run.start(on: jobQueues, token: token, timeout: job.timeout)
+  }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// A piece of work made of one or more requests, with a typed output: a login, a screen's data.
+///
+/// A job builds its root operation from the connection it runs on; the connection runs it,
+/// delivers the typed output once, and returns a ``JobToken`` that cancels everything the job
+/// started.
+///
+/// ```swift
+/// struct LoginJob: Job {
+///   var credentials: Credentials
+///
+///   func makeOperation(on connection: ServerConnection) -> ResultOperation<Session> {
+///     connection.operation(for: ClientSecretRequest())
+///       .then { secret in
+///         connection.operation(for: AccessTokenRequest(secret: secret.value, credentials))
+///       }
+///       .then { token in connection.operation(for: SessionRequest(token: token.value)) }
+///       .map(\.value)
+///   }
+/// }
+///
+/// let token = connection.run(LoginJob(credentials: credentials)) { result in … }
+/// ```
+public protocol Job: Sendable {
+  /// What the job produces; the completion receives it as `Result<Output, any Error>`.
+  associatedtype Output: Sendable
+
+  /// Builds the operation whose output is the job's, each time the job runs.
+  func makeOperation(on connection: ServerConnection) -> ResultOperation<Output>
+
+  /// The longest the whole job may take; when it passes, the job is cancelled and completes with
+  /// ``ServerConnectionError/timedOut(_:)``. Default: `nil`, no deadline beyond each request's.
+  var timeout: TimeInterval? { get }
+}
+
+extension Job {
+  /// No deadline for the whole job.
+  public var timeout: TimeInterval? { nil }
+}
+
+/// What a job delivers: its typed output, or the error that stopped it.
+public typealias JobResult<Output> = Result<Output, any Error>

@@ -1,0 +1,84 @@
+import Dispatch
+import Foundation
+
+/// One run of a job: its root operation, its deadline, its token and the completion that must
+/// run exactly once.
+///
+/// The completion runs when the root operation finished, which happens only after every
+/// operation the job started has stopped. The one exception is a root still waiting in its queue
+/// when the job is cancelled: its work can no longer begin, so the job completes at once.
+final class JobRun<Output: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var root: ResultOperation<Output>?
+  private var completion: (@Sendable (Result<Output, any Error>) -> Void)?
+  private var stopReason: ServerConnectionError?
+  private var deadline: DispatchWorkItem?
+  private let completionQueue: DispatchQueue?
+  private let progress: JobProgressTracker
+
+  init(
+    root: ResultOperation<Output>, completionQueue: DispatchQueue?, progress: JobProgressTracker,
+    completion: @escaping @Sendable (Result<Output, any Error>) -> Void
+  ) {
+    self.root = root
+    self.completionQueue = completionQueue
+    self.progress = progress
+    self.completion = completion
+  }
+
+  func start(on queues: JobQueues, token: JobToken, timeout: TimeInterval?) {
+    guard let rootOperation = lock.withLock({ root }) else { return }
+    token.attach(progress)
+    token.onCancel { [weak self] in self?.stop(because: .cancelled) }
+    if let timeout {
+      let timer = DispatchWorkItem { [weak self] in
+        self?.stop(because: .timedOut(ErrorContext()))
+      }
+      let isOver = lock.withLock { () -> Bool in
+        deadline = timer
+        return completion == nil
+      }
+      if !isOver { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer) }
+    }
+    OperationContext(queues: queues, progress: progress).enqueue(rootOperation) { [self] in
+      rootFinished()
+    }
+  }
+
+  private func stop(because reason: ServerConnectionError) {
+    let running = lock.withLock { () -> ResultOperation<Output>? in
+      guard completion != nil, stopReason == nil else { return nil }
+      stopReason = reason
+      return root
+    }
+    guard let running else { return }
+    if !running.cancelReportingWhetherStarted() { complete(with: .failure(reason)) }
+  }
+
+  private func rootFinished() {
+    let result = lock.withLock { () -> Result<Output, any Error>? in
+      if let stopReason { return .failure(stopReason) }
+      return root?.settledResult
+    }
+    if let result { complete(with: result) }
+  }
+
+  private func complete(with result: Result<Output, any Error>) {
+    let (completion, deadline) = lock.withLock {
+      defer {
+        self.completion = nil
+        self.deadline = nil
+        root = nil
+      }
+      return (self.completion, self.deadline)
+    }
+    guard let completion else { return }
+    deadline?.cancel()
+    progress.finish()
+    if let completionQueue {
+      completionQueue.async { completion(result) }
+    } else {
+      completion(result)
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Where a job's operations run and whom they report progress to; composites hand it on to
+/// their children.
+final class OperationContext: Sendable {
+  let queues: JobQueues
+  let progress: JobProgressTracker?
+
+  init(queues: JobQueues, progress: JobProgressTracker?) {
+    self.queues = queues
+    self.progress = progress
+  }
+
+  /// For composites run on a queue of the caller's own, outside any job.
+  static let standalone = OperationContext(queues: JobQueues(networkLimit: 6), progress: nil)
+
+  /// How many children a composite hands to the queues at once: enough to keep the network
+  /// slots busy, few enough that another job's operations are not queued behind thousands.
+  var window: Int { max(4, queues.networkLimit * 2) }
+
+  /// Hands `operation` to the right queue; `whenFinished` runs on the finishing thread once it
+  /// finished.
+  func enqueue(_ operation: AsyncOperation, whenFinished: (@Sendable () -> Void)?) {
+    operation.prepare(context: self, whenFinished: whenFinished)
+    let queue = operation.usesNetwork ? queues.network : queues.work
+    queue.addOperation(operation)
+  }
+}
