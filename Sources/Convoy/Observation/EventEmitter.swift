@@ -41,8 +41,13 @@ struct EventEmitter: Sendable {
 
   var isObserved: Bool { !observers.isEmpty }
 
+  /// The job these events are about, or that the call belongs to.
+  var jobID: UInt64? { template.jobID }
+
   /// Sends an event named `name` about `url`, whose other fields `fill` sets.
-  func emit(_ name: ConvoyEvent.Name, url: URL? = nil, _ fill: (inout ConvoyEvent) -> Void = { _ in }) {
+  func emit(
+    _ name: ConvoyEvent.Name, url: URL? = nil, _ fill: (inout ConvoyEvent) -> Void = { _ in }
+  ) {
     guard isObserved else { return }
     var event = template
     event.name = name
