@@ -72,9 +72,27 @@ extension ServerConnection {
     progress: (@Sendable (JobProgress) -> Void)?,
     completion: @escaping @Sendable (Result<J.Output, any Error>) -> Void
   ) {
+    let events =
+      observers.isEmpty || job is any UnreportedJob
+      ? nil
+      : EventEmitter.job(
+        observers: observers, jobID: EventEmitter.nextID(), name: String(describing: J.self))
+    let reportProgress: (@Sendable (JobProgress) -> Void)?
+    if let events {
+      reportProgress = { current in
+        events.emit(.jobProgress) {
+          $0.completedUnits = current.completedUnitCount
+          $0.totalUnits = current.totalUnitCount
+        }
+        progress?(current)
+      }
+    } else {
+      reportProgress = progress
+    }
     let run = JobRun(
       root: job.makeOperation(on: self), completionQueue: queue,
-      progress: JobProgressTracker(queue: queue, handler: progress), completion: completion)
+      progress: JobProgressTracker(queue: queue, handler: reportProgress), events: events,
+      completion: completion)
     run.start(on: jobQueues, token: token, timeout: job.timeout)
   }
 }

@@ -15,19 +15,23 @@ final class JobRun<Output: Sendable>: @unchecked Sendable {
   private var deadline: DispatchWorkItem?
   private let completionQueue: DispatchQueue?
   private let progress: JobProgressTracker
+  private let events: EventEmitter?
+  private let startDate = Date()
 
   init(
     root: ResultOperation<Output>, completionQueue: DispatchQueue?, progress: JobProgressTracker,
-    completion: @escaping @Sendable (Result<Output, any Error>) -> Void
+    events: EventEmitter?, completion: @escaping @Sendable (Result<Output, any Error>) -> Void
   ) {
     self.root = root
     self.completionQueue = completionQueue
     self.progress = progress
+    self.events = events
     self.completion = completion
   }
 
   func start(on queues: JobQueues, token: JobToken, timeout: TimeInterval?) {
     guard let rootOperation = lock.withLock({ root }) else { return }
+    events?.emit(.jobStarted)
     token.attach(progress)
     token.onCancel { [weak self] in self?.stop(because: .cancelled) }
     if let timeout {
@@ -40,7 +44,9 @@ final class JobRun<Output: Sendable>: @unchecked Sendable {
       }
       if !isOver { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer) }
     }
-    OperationContext(queues: queues, progress: progress).enqueue(rootOperation) { [self] in
+    let context = OperationContext(
+      queues: queues, progress: progress, jobID: events?.jobID)
+    context.enqueue(rootOperation) { [self] in
       rootFinished()
     }
   }
@@ -75,10 +81,19 @@ final class JobRun<Output: Sendable>: @unchecked Sendable {
     guard let completion else { return }
     deadline?.cancel()
     progress.finish()
-    if let completionQueue {
-      completionQueue.async { completion(result) }
-    } else {
+    // The ending event goes out where the progress events went, so it comes after them.
+    let finish: @Sendable () -> Void = { [events, startDate] in
+      if case .failure(let error) = result {
+        events?.emitEnd(error, startedAt: startDate)
+      } else {
+        events?.emitEnd(nil, startedAt: startDate)
+      }
       completion(result)
+    }
+    if let completionQueue {
+      completionQueue.async(execute: finish)
+    } else {
+      finish()
     }
   }
 }

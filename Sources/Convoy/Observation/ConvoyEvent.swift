@@ -52,8 +52,10 @@ public struct ConvoyEvent: Sendable, Hashable {
   public var jobName: String?
   /// The request's method.
   public var method: String?
-  /// The request's URL, redacted.
-  public var url: String?
+  /// The request's URL, redacted whenever it is set.
+  public var url: String? {
+    didSet { url = url.map(Self.redactURL) }
+  }
   /// The attempt, from 1.
   public var attempt: Int?
   /// The answer's status.
@@ -62,16 +64,21 @@ public struct ConvoyEvent: Sendable, Hashable {
   public var bytes: Int?
   /// Seconds from sending to the whole answer, or a call's or job's whole duration when it ends.
   public var duration: TimeInterval?
-  /// The attempt's headers, redacted.
-  public var headers: HTTPHeaders?
+  /// The attempt's headers, redacted whenever they are set.
+  public var headers: HTTPHeaders? {
+    didSet { headers = headers.map(SecretRedactor.redact) }
+  }
   /// The decision's type name.
   public var decision: String?
   /// The decision's outcome: `proceed`, `restart`, `fail` or `done`.
   public var outcome: String?
   /// Seconds before a retry is sent.
   public var retryDelay: TimeInterval?
-  /// Why: a failure's developer description (redacted), a retry's reason, a notice's text.
-  public var reason: String?
+  /// Why: a failure's developer description, a retry's reason, a notice's text; redacted
+  /// whenever it is set.
+  public var reason: String? {
+    didSet { reason = reason.map(SecretRedactor.redact) }
+  }
   /// The failure's family, as ``ErrorMessageProvider`` sorts it.
   public var errorCategory: ErrorCategory?
   /// A job's completed units.
@@ -94,7 +101,7 @@ public struct ConvoyEvent: Sendable, Hashable {
     self.jobID = jobID
     self.jobName = jobName
     self.method = method
-    self.url = url.map { URL(string: $0).map(SecretRedactor.redact) ?? SecretRedactor.mask }
+    self.url = url.map(Self.redactURL)
     self.attempt = attempt
     self.status = status
     self.bytes = bytes
@@ -107,6 +114,10 @@ public struct ConvoyEvent: Sendable, Hashable {
     self.errorCategory = errorCategory
     self.completedUnits = completedUnits
     self.totalUnits = totalUnits
+  }
+
+  private static func redactURL(_ text: String) -> String {
+    URL(string: text).map(SecretRedactor.redact) ?? SecretRedactor.mask
   }
 
   /// Whether this event ends a call: finished, failed or cancelled.

@@ -29,10 +29,12 @@ public final class NetworkRequestOperation<Request: RequestDescribing>:
 
   /// Sends the request; the answer or error is the result.
   public override func execute() {
-    let task = Task { [self, connection, request] in
+    var pipeline = connection.pipeline
+    pipeline.jobID = context?.jobID
+    let task = Task { [self, pipeline, request] in
       let result: Result<Request.Response, any Error>
       do {
-        result = .success(try await connection.pipeline.run(request))
+        result = .success(try await pipeline.run(request))
       } catch is CancellationError {
         result = .failure(ServerConnectionError.cancelled)
       } catch {

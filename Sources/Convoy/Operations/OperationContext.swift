@@ -5,10 +5,13 @@ import Foundation
 final class OperationContext: Sendable {
   let queues: JobQueues
   let progress: JobProgressTracker?
+  /// The job's identity in events, when anyone observes them.
+  let jobID: UInt64?
 
-  init(queues: JobQueues, progress: JobProgressTracker?) {
+  init(queues: JobQueues, progress: JobProgressTracker?, jobID: UInt64? = nil) {
     self.queues = queues
     self.progress = progress
+    self.jobID = jobID
   }
 
   /// For composites run on a queue of the caller's own, outside any job.

@@ -24,7 +24,7 @@ struct CallPipeline: Sendable {
   static let maximumAttempts = 16
 
   func run<Request: RequestDescribing>(_ request: Request) async throws -> Request.Response {
-    let events = CallEvents(observers: observers, jobID: jobID, method: request.method)
+    let events = EventEmitter.call(observers: observers, jobID: jobID, method: request.method)
     let start = Date()
     let describedURL = events.isObserved ? try? configuration.url(path: request.path) : nil
     events.emit(.requestCreated, url: describedURL)
@@ -39,7 +39,7 @@ struct CallPipeline: Sendable {
   }
 
   private func perform<Request: RequestDescribing>(
-    _ request: Request, events: CallEvents
+    _ request: Request, events: EventEmitter
   ) async throws -> (Request.Response, Int) {
     let timeout = request.timeout ?? configuration.timeout
     var context = RequestContext(
@@ -65,8 +65,7 @@ struct CallPipeline: Sendable {
       let sentURL = transportRequest.urlRequest.url
       events.emit(.requestAdapted, url: sentURL) {
         $0.attempt = context.attempt
-        $0.headers = SecretRedactor.redact(
-          HTTPHeaders(transportRequest.urlRequest.allHTTPHeaderFields ?? [:]))
+        $0.headers = HTTPHeaders(transportRequest.urlRequest.allHTTPHeaderFields ?? [:])
       }
       events.emit(.requestSent, url: sentURL) { $0.attempt = context.attempt }
       let response: TransportResponse
@@ -122,7 +121,7 @@ struct CallPipeline: Sendable {
   /// Sleeps before a retry; cancelling the task ends the sleep at once.
   private func wait(
     _ delay: TimeInterval, before context: inout RequestContext,
-    reason: String, events: CallEvents
+    reason: String, events: EventEmitter
   ) async throws(ServerConnectionError) {
     context.retries += 1
     events.emit(.requestRetried, url: context.sentRequest?.url) {
@@ -140,7 +139,7 @@ struct CallPipeline: Sendable {
 
   private func judge<Request: RequestDescribing>(
     _ response: TransportResponse, for request: Request, with chain: [any ResponseDecision],
-    context: RequestContext, events: CallEvents
+    context: RequestContext, events: EventEmitter
   ) async throws -> ResponseDecisionOutcome<Request.Response> {
     var current = response
     for decision in chain {

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ExampleJobTests {
   @Test func loginJobPassesEachAnswerToTheNextRequest() async throws {
     let (connection, stub) = API.connection()
-    let session = try await connection.run(LoginJob())
+    let session = try await connection.run(ThreeStepLoginJob())
     #expect(session == API.Session(user: "ada", token: "token-for-s3cr3t"))
     #expect(
       stub.requests.map { $0.urlRequest.url!.path } == ["/client-secret", "/token", "/session"])

@@ -6,7 +6,7 @@ import Foundation
 typealias API = ExampleAPI
 
 /// Client secret → access token → session, each request built from the previous answer.
-struct LoginJob: Job {
+struct ThreeStepLoginJob: Job {
   func makeOperation(on connection: ServerConnection) -> ResultOperation<API.Session> {
     connection.operation(for: API.ClientSecretRequest())
       .then { secret in

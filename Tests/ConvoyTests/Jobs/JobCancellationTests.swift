@@ -63,7 +63,7 @@ import Testing
     let (connection, _) = API.connection()
     let outcome = Outcome<Result<API.Session, any Error>>()
     let tokenBox = Recorder<JobToken>()
-    let token = connection.run(LoginJob(), completionQueue: testQueue) { result in
+    let token = connection.run(ThreeStepLoginJob(), completionQueue: testQueue) { result in
       tokenBox.all.first?.cancel()
       tokenBox.all.first?.cancel()
       outcome.record(result)
@@ -80,7 +80,9 @@ import Testing
   @Test func cancellingAfterCompletionKeepsTheResult() async throws {
     let (connection, _) = API.connection()
     let outcome = Outcome<Result<API.Session, any Error>>()
-    let token = connection.run(LoginJob(), completionQueue: testQueue) { outcome.record($0) }
+    let token = connection.run(ThreeStepLoginJob(), completionQueue: testQueue) {
+      outcome.record($0)
+    }
     let result = await outcome.first()
     token.cancel()
     token.cancel()

@@ -14,7 +14,7 @@ import Testing
     let queue = DispatchQueue(label: "ConvoyTests.requested")
     queue.setSpecific(key: key, value: "requested")
     let outcome = Outcome<String?>()
-    connection.run(LoginJob(), completionQueue: queue) { _ in
+    connection.run(ThreeStepLoginJob(), completionQueue: queue) { _ in
       outcome.record(DispatchQueue.getSpecific(key: key))
     }
     #expect(await outcome.first() == .some("requested"))
@@ -44,7 +44,7 @@ import Testing
   @Test func progressOfAChainGrowsAsStepsAreBuilt() async throws {
     let (connection, _) = API.connection()
     let updates = Recorder<JobProgress>()
-    _ = try await connection.run(LoginJob(), progress: { updates.append($0) })
+    _ = try await connection.run(ThreeStepLoginJob(), progress: { updates.append($0) })
     #expect(updates.all.last == JobProgress(completedUnitCount: 3, totalUnitCount: 3))
   }
 
@@ -78,7 +78,7 @@ import Testing
   @Test func severalJobsRunSideBySide() async throws {
     let (connection, _) = API.connection()
     let results = try await withThrowingTaskGroup(of: API.Session.self) { group in
-      for _ in 0..<20 { group.addTask { try await connection.run(LoginJob()) } }
+      for _ in 0..<20 { group.addTask { try await connection.run(ThreeStepLoginJob()) } }
       return try await group.reduce(into: []) { $0.append($1) }
     }
     #expect(results.count == 20)

@@ -124,3 +124,16 @@ import Testing
     #expect(await iterator.next() == 0)
   }
 }
+
+@Suite struct EventRedactionTests {
+  @Test func fieldsSetAfterCreationAreRedactedToo() {
+    var event = ConvoyEvent(name: .notice)
+    event.url = "https://u:pw@h.example/x?access_token=abc"
+    event.headers = ["Authorization": "Bearer abc"]
+    event.reason = #"{"refresh_token":"abc"}"#
+    #expect(event.url?.contains("abc") == false)
+    #expect(event.url?.contains("pw@") == false)
+    #expect(event.headers?["Authorization"] == SecretRedactor.mask)
+    #expect(event.reason?.contains("abc") == false)
+  }
+}
