@@ -55,6 +55,9 @@ struct JSONOutputTests {
     }
     let names = events.compactMap { $0["event"] as? String }
     #expect(names.filter { $0 == "response.received" }.count == 2)
+    // Logging in is one job: Convoy's LoginJob, cancellable through one token.
+    #expect(events.contains { $0["event"] as? String == "job.finished" })
+    #expect(events.contains { $0["job_name"] as? String == "LoginJob" })
     #expect(events.contains { ($0["url"] as? String)?.hasSuffix("/oauth/token") == true })
   }
 }
