@@ -221,7 +221,8 @@ private struct SlowRequest: RequestDescribing {
       if case .timedOut = error as? ServerConnectionError { return true }
       return false
     }
-    #expect(Date().timeIntervalSince(start) < 5)
+    // Far below the transport's 30 s, with room for a loaded machine running ThreadSanitizer.
+    #expect(Date().timeIntervalSince(start) < 10)
   }
 
   @Test func redirectsAreFollowedByConvoyWithTheirBody() async throws {
@@ -251,7 +252,7 @@ private struct SlowRequest: RequestDescribing {
   }
 
   @Test func cancellingTheTokenCompletesWithCancellation() async throws {
-    let (connection, _) = connection { _ in .delayed(10, .status(200)) }
+    let (connection, _) = connection { _ in .delayed(30, .status(200)) }
     let start = Date()
     let result = await withCheckedContinuation { continuation in
       let token = connection.execute(DeletePlace(), completionQueue: .global()) { result in
@@ -262,7 +263,7 @@ private struct SlowRequest: RequestDescribing {
         token.cancel()
       }
     }
-    #expect(Date().timeIntervalSince(start) < 5)
+    #expect(Date().timeIntervalSince(start) < 10)
     guard case .failure(let error) = result else {
       Issue.record("expected cancellation")
       return
