@@ -76,12 +76,25 @@ public final class URLSessionTransport: HTTPTransport {
         TransportResponse(httpURLResponse: http, data: data ?? Data(), metrics: metrics))
     }
     if let urlError = error as? URLError {
-      return .failure(TransportFailure(urlError))
+      return .failure(Self.failure(for: urlError))
     }
     if let error {
       return .failure(TransportFailure(kind: .other, detail: String(describing: error)))
     }
     return .failure(TransportFailure(kind: .badServerResponse, detail: "the answer was not HTTP"))
+  }
+
+  /// FoundationNetworking reports a failed TLS handshake as `URLError.unknown` (-1) carrying
+  /// libcurl's OpenSSL message; it is a TLS failure like any other, so it is named as one.
+  private static func failure(for error: URLError) -> TransportFailure {
+    let text = error.localizedDescription
+    let mentionsTLS = ["SSL", "TLS"].contains {
+      text.range(of: $0, options: .caseInsensitive) != nil
+    }
+    if error.code == .unknown, mentionsTLS {
+      return TransportFailure(kind: .secureConnectionFailed, detail: "URLError -1 (TLS)")
+    }
+    return TransportFailure(error)
   }
 
   private static func fileSize(_ url: URL) -> Int? {
