@@ -1,0 +1,120 @@
+#if os(Linux)
+  import Foundation
+
+  /// The one thread that drives a libcurl multi handle.
+  ///
+  /// libcurl handles are not thread-safe, so every call on the multi handle, and on an easy handle
+  /// once it has been added, happens here. Other threads only post work (under a lock) and call
+  /// `curl_multi_wakeup`, the one multi function documented as callable from any thread, to end the
+  /// thread's `curl_multi_poll` early.
+  final class CurlMultiThread: @unchecked Sendable {
+    private let library: CurlLibrary
+    private let multi: CurlLibrary.Multi
+
+    private let lock = NSLock()
+    private var submitted: [CurlTransfer] = []
+    private var cancelled: [CurlTransfer] = []
+    private var isStopping = false
+
+    /// The transfers whose easy handles are in the multi handle; holding them here keeps the
+    /// objects libcurl's callbacks point at alive. Touched by the loop thread only.
+    private var active: [CurlLibrary.Easy: CurlTransfer] = [:]
+
+    init(library: CurlLibrary) throws(CurlTransportUnavailable) {
+      guard let multi = library.multiInit() else {
+        throw CurlTransportUnavailable("curl_multi_init failed")
+      }
+      self.library = library
+      self.multi = multi
+      // The default since 7.62, stated so that an HTTPS server offering HTTP/2 gets one connection
+      // carrying many transfers.
+      _ = library.multiSetLong(multi, CurlConstant.multiPipelining, CurlConstant.pipeMultiplex)
+      let thread = Thread { [self] in run() }
+      thread.name = "Convoy curl"
+      thread.start()
+    }
+
+    /// Runs only after the loop thread has exited (it holds a strong reference while it runs),
+    /// so no other thread can be inside `curl_multi_wakeup` on this handle any more.
+    deinit {
+      _ = library.multiCleanup(multi)
+    }
+
+    /// Hands a configured transfer to the loop; `false` once the loop is stopping.
+    func submit(_ transfer: CurlTransfer) -> Bool {
+      let accepted = lock.withLock {
+        guard !isStopping else { return false }
+        submitted.append(transfer)
+        return true
+      }
+      if accepted { _ = library.multiWakeup(multi) }
+      return accepted
+    }
+
+    /// Asks the loop to detach a transfer that has already reported its cancellation.
+    func cancel(_ transfer: CurlTransfer) {
+      let accepted = lock.withLock {
+        guard !isStopping else { return false }
+        cancelled.append(transfer)
+        return true
+      }
+      if accepted { _ = library.multiWakeup(multi) }
+    }
+
+    /// Ends the loop; transfers still running complete as cancelled.
+    func stop() {
+      lock.withLock { isStopping = true }
+      _ = library.multiWakeup(multi)
+    }
+
+    private func run() {
+      var running: Int32 = 0
+      var pending: Int32 = 0
+      while true {
+        let (newTransfers, cancellations, stopping) = lock.withLock {
+          defer {
+            submitted.removeAll(keepingCapacity: true)
+            cancelled.removeAll(keepingCapacity: true)
+          }
+          return (submitted, cancelled, isStopping)
+        }
+        for transfer in newTransfers where !transfer.isCompleted {
+          if library.multiAddHandle(multi, transfer.easy) == 0 {
+            active[transfer.easy] = transfer
+          } else {
+            transfer.abandon(reason: "curl_multi_add_handle failed")
+          }
+        }
+        for transfer in cancellations {
+          if let transfer = active.removeValue(forKey: transfer.easy) {
+            _ = library.multiRemoveHandle(multi, transfer.easy)
+            transfer.abandon(reason: "cancelled by the caller")
+          }
+        }
+        if stopping { break }
+        _ = library.multiPerform(multi, &running)
+        completeFinishedTransfers()
+        // libcurl shortens the wait to its own next timer; the cap only bounds an idle thread.
+        _ = library.multiPoll(multi, nil, 0, active.isEmpty ? 60_000 : 1_000, &pending)
+      }
+      for transfer in active.values {
+        _ = library.multiRemoveHandle(multi, transfer.easy)
+        transfer.abandon(reason: "the transport was shut down")
+      }
+      active.removeAll()
+    }
+
+    private func completeFinishedTransfers() {
+      var remaining: Int32 = 0
+      while let message = library.multiInfoRead(multi, &remaining) {
+        // `CURLMsg` is { CURLMSG msg; CURL *easy_handle; union { void *whatever; CURLcode result; } }.
+        guard message.load(as: Int32.self) == CurlConstant.messageDone else { continue }
+        let easy = message.load(fromByteOffset: 8, as: CurlLibrary.Easy.self)
+        let code = message.load(fromByteOffset: 16, as: Int32.self)
+        guard let transfer = active.removeValue(forKey: easy) else { continue }
+        _ = library.multiRemoveHandle(multi, easy)
+        transfer.finish(code: code)
+      }
+    }
+  }
+#endif

@@ -1,0 +1,61 @@
+#if os(Linux)
+  /// The status line and header fields of the final response, built from the lines libcurl's
+  /// header callback delivers one by one.
+  ///
+  /// libcurl passes every response head it reads: interim `1xx` answers (`100 Continue`) and the
+  /// final one. A new status line therefore starts over, so only the last head is kept.
+  struct CurlResponseHead {
+    private(set) var statusCode = 0
+    private(set) var httpVersion = "HTTP/1.1"
+    private(set) var headers = HTTPHeaders()
+    private var fields: [HTTPHeaders.Field] = []
+
+    /// Takes one raw line, with or without its `CRLF`.
+    mutating func add(line bytes: UnsafeBufferPointer<UInt8>) {
+      var end = bytes.count
+      while end > 0, bytes[end - 1] == UInt8(ascii: "\n") || bytes[end - 1] == UInt8(ascii: "\r") {
+        end -= 1
+      }
+      guard end > 0 else {
+        // The blank line closing a head.
+        headers = HTTPHeaders(fields)
+        return
+      }
+      let line = UnsafeBufferPointer(rebasing: bytes[0..<end])
+      if line.starts(with: "HTTP/".utf8) {
+        startHead(statusLine: line)
+      } else if line[0] == UInt8(ascii: " ") || line[0] == UInt8(ascii: "\t") {
+        // Obsolete line folding (RFC 9112 §5.2): the line continues the previous value.
+        guard !fields.isEmpty else { return }
+        fields[fields.count - 1].value += " " + Self.text(line).trimmed
+      } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+        let name = Self.text(UnsafeBufferPointer(rebasing: line[0..<colon])).trimmed
+        let value = Self.text(UnsafeBufferPointer(rebasing: line[(colon + 1)...])).trimmed
+        if !name.isEmpty { fields.append(HTTPHeaders.Field(name: name, value: value)) }
+      }
+    }
+
+    private mutating func startHead(statusLine line: UnsafeBufferPointer<UInt8>) {
+      fields.removeAll(keepingCapacity: true)
+      headers = HTTPHeaders()
+      let parts = Self.text(line).split(separator: " ", maxSplits: 2)
+      httpVersion = parts.first.map(String.init) ?? "HTTP/1.1"
+      statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+    }
+
+    /// Header bytes are ASCII in practice; anything else is kept as Latin-1 rather than lost.
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+      String(validating: bytes, as: UTF8.self)
+        ?? String(bytes.lazy.map { Character(Unicode.Scalar($0)) })
+    }
+  }
+
+  extension String {
+    fileprivate var trimmed: String {
+      var view = Substring(self)
+      while let first = view.first, first == " " || first == "\t" { view.removeFirst() }
+      while let last = view.last, last == " " || last == "\t" { view.removeLast() }
+      return String(view)
+    }
+  }
+#endif

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Chooses the transport a ``ServerConnection`` uses when it is given none.
+///
+/// On Linux that is ``CurlTransport`` whenever the system libcurl is 7.68 or newer, because
+/// FoundationNetworking's `URLSession` costs roughly ten times its CPU per request; otherwise, and
+/// on Apple platforms always, it is ``URLSessionTransport``.
+public enum HTTPTransports {
+  /// A new instance of the platform's preferred transport.
+  ///
+  /// - Returns: A ``CurlTransport`` on Linux when libcurl is usable, else a ``URLSessionTransport``.
+  public static func platformDefault() -> any HTTPTransport {
+    #if os(Linux)
+      if let transport = try? CurlTransport() { return transport }
+    #endif
+    return URLSessionTransport()
+  }
+
+  /// Why ``platformDefault()`` falls back to `URLSession` on a platform that prefers curl, or `nil`
+  /// when it does not fall back (always `nil` on Apple platforms).
+  public static var fallbackReason: String? {
+    #if os(Linux)
+      CurlTransport.unavailability.map { "Convoy uses URLSession: \($0.reason)" }
+    #else
+      nil
+    #endif
+  }
+
+  private static let fallbackNoticeGiven = Locked(false)
+
+  /// ``fallbackReason`` the first time it is asked for in the process, `nil` afterwards, so the
+  /// fallback is reported once.
+  ///
+  /// Meant for the event log once it exists: it will call this when a connection is created.
+  static func takeFallbackNotice() -> String? {
+    guard let reason = fallbackReason else { return nil }
+    return fallbackNoticeGiven.withLock { given in
+      defer { given = true }
+      return given ? nil : reason
+    }
+  }
+}
