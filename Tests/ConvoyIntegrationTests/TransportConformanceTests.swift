@@ -1,0 +1,357 @@
+import Convoy
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Every transport must give the same answers through a ``ServerConnection``: the redirect and
+/// deadline rules live above the transport, and the transport maps its failures to the same kinds.
+@Suite("Transport conformance", .timeLimit(.minutes(2)))
+struct TransportConformanceTests {
+  // MARK: Answers and echoes
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func answersWithTheServersStatus(_ kind: TransportUnderTest) async throws {
+    let connection = try makeConnection(kind)
+    for status in [200, 201, 204, 404, 418, 500, 503] {
+      var call = ConformanceCall(path: "/status/\(status)")
+      call.acceptableStatusCodes = 100..<600
+      let response = try await connection.execute(call)
+      #expect(response.httpURLResponse.statusCode == status)
+    }
+    let error = await #expect(throws: ServerConnectionError.self) {
+      try await connection.execute(ConformanceCall(path: "/status/404"))
+    }
+    #expect(error?.statusCode == 404)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func echoesTheQuery(_ kind: TransportUnderTest) async throws {
+    var call = ConformanceCall(path: "/get")
+    call.queryItems = [
+      URLQueryItem(name: "a", value: "1"), URLQueryItem(name: "b", value: "x y&z+"),
+    ]
+    let echo = try await json(try makeConnection(kind).execute(call))
+    #expect(echo["args"] as? [String: String] == ["a": "1", "b": "x y&z+"])
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func sendsTheBodyAndEveryHeader(_ kind: TransportUnderTest) async throws {
+    var call = ConformanceCall(method: .post, path: "/post")
+    call.body = .json(["name": "Harbour"])
+    call.headers = ["X-Convoy-Test": "yes", "x-lower": "kept"]
+    let echo = try await json(try makeConnection(kind).execute(call))
+    #expect(echo["json"] as? [String: String] == ["name": "Harbour"])
+    let headers = try #require(echo["headers"] as? [String: String])
+    #expect(headers["X-Convoy-Test"] == "yes")
+    #expect(headers["X-Lower"] == "kept")
+    #expect(headers["Content-Type"] == "application/json")
+    #expect(headers["Expect"] == nil)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func sendsEveryMethod(_ kind: TransportUnderTest) async throws {
+    let connection = try makeConnection(kind)
+    for method in [HTTPMethod.get, .post, .put, .patch, .delete] {
+      var call = ConformanceCall(method: method, path: "/anything")
+      if method != .get { call.body = .text("body of \(method.rawValue)") }
+      let echo = try json(try await connection.execute(call))
+      #expect(echo["method"] as? String == method.rawValue)
+      if method != .get { #expect(echo["data"] as? String == "body of \(method.rawValue)") }
+    }
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func headIsARealHead(_ kind: TransportUnderTest) async throws {
+    let response = try await makeConnection(kind).execute(
+      ConformanceCall(method: .head, path: "/bytes/2048"))
+    #expect(response.httpURLResponse.statusCode == 200)
+    #expect(response.data.isEmpty)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func streamsABodyFromAFile(_ kind: TransportUnderTest) async throws {
+    let file = FileManager.default.temporaryDirectory
+      .appendingPathComponent("convoy-conformance-\(UUID().uuidString).txt")
+    let text = String(repeating: "line of the file\n", count: 20_000)
+    try Data(text.utf8).write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    var call = ConformanceCall(method: .put, path: "/anything")
+    call.body = .file(file, contentType: "text/plain")
+    let echo = try await json(try makeConnection(kind).execute(call))
+    #expect(echo["method"] as? String == "PUT")
+    #expect((echo["data"] as? String) == text)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func decodesGzip(_ kind: TransportUnderTest) async throws {
+    let echo = try await json(try makeConnection(kind).execute(ConformanceCall(path: "/gzip")))
+    #expect(echo["gzipped"] as? Bool == true)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func movesLargeBodies(_ kind: TransportUnderTest) async throws {
+    let connection = try makeConnection(kind)
+    let downloaded = try await connection.execute(ConformanceCall(path: "/bytes/102400"))
+    #expect(downloaded.data.count == 102_400)
+    var stream = ConformanceCall(path: "/stream-bytes/102400")
+    stream.queryItems = [URLQueryItem(name: "chunk_size", value: "1000")]
+    let streamed = try await connection.execute(stream)
+    #expect(streamed.data.count == 102_400)
+    let large = String(repeating: "0123456789abcdef", count: 256 * 1024)
+    var upload = ConformanceCall(method: .post, path: "/anything")
+    upload.body = .text(large)
+    let echoed = try await connection.execute(upload)
+    #expect(echoed.data.count > large.utf8.count)
+    #expect((try json(echoed)["data"] as? String) == large)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func answers401WithABasicChallengeInsteadOfHanging(_ kind: TransportUnderTest) async throws {
+    let connection = try makeConnection(kind, timeout: 20)
+    let error = await #expect(throws: ServerConnectionError.self) {
+      try await connection.execute(ConformanceCall(path: "/basic-auth/user/secret"))
+    }
+    #expect(error?.statusCode == 401)
+    var call = ConformanceCall(path: "/basic-auth/user/secret")
+    call.headers = ["Authorization": "Basic " + Data("user:secret".utf8).base64EncodedString()]
+    let echo = try json(try await connection.execute(call))
+    #expect(echo["authenticated"] as? Bool == true)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func runsConcurrentTransfers(_ kind: TransportUnderTest) async throws {
+    let connection = try makeConnection(kind)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for index in 0..<24 {
+        group.addTask {
+          var call = ConformanceCall(path: "/get")
+          call.queryItems = [URLQueryItem(name: "index", value: String(index))]
+          let echo = try json(try await connection.execute(call))
+          #expect(echo["args"] as? [String: String] == ["index": String(index)])
+        }
+      }
+      try await group.waitForAll()
+    }
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func readsRepeatedHeadersCaseInsensitively(_ kind: TransportUnderTest) async throws {
+    let response = try await send(
+      URLRequest(url: HTTPBin.shared.url("/response-headers?X-Dup=first&X-Dup=second&X-One=1")),
+      over: try kind.make())
+    let joined = try #require(response.headers["x-dup"])
+    #expect(joined.contains("first") && joined.contains("second"))
+    #expect(response.headers["X-ONE"] == "1")
+    #expect(response.httpURLResponse.value(forHTTPHeaderField: "x-one") == "1")
+  }
+
+  // MARK: Redirects, under Convoy's rules for every transport
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func followsAFoundRedirectAsAGet(_ kind: TransportUnderTest) async throws {
+    var call = ConformanceCall(method: .post, path: "/redirect-to")
+    call.queryItems = [
+      URLQueryItem(name: "url", value: "/anything"), .init(name: "status_code", value: "302"),
+    ]
+    call.body = .text("dropped")
+    let response = try await makeConnection(kind).execute(call)
+    let echo = try json(response)
+    #expect(echo["method"] as? String == "GET")
+    #expect(echo["data"] as? String == "")
+    #expect(response.httpURLResponse.url?.path == "/anything")
+  }
+
+  @Test(arguments: TransportUnderTest.allCases.flatMap { kind in [307, 308].map { (kind, $0) } })
+  func keepsTheMethodAndBodyOnATemporaryOrPermanentRedirect(
+    _ kind: TransportUnderTest, status: Int
+  ) async throws {
+    var call = ConformanceCall(method: .post, path: "/redirect-to")
+    call.queryItems = [
+      URLQueryItem(name: "url", value: "/anything"), .init(name: "status_code", value: "\(status)"),
+    ]
+    call.body = .json(["kept": true])
+    let echo = try await json(try makeConnection(kind).execute(call))
+    #expect(echo["method"] as? String == "POST")
+    #expect(echo["json"] as? [String: Bool] == ["kept": true])
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func dropsAuthorizationOnlyOnACrossHostHop(_ kind: TransportUnderTest) async throws {
+    let connection = try makeConnection(kind)
+    let authorization = ["Authorization": "Bearer conformance-token"] as HTTPHeaders
+    for (target, keeps) in [
+      (HTTPBin.shared.url("/headers"), true), (HTTPBin.other.url("/headers"), false),
+    ] {
+      var call = ConformanceCall(path: "/redirect-to")
+      call.queryItems = [URLQueryItem(name: "url", value: target.absoluteString)]
+      call.headers = authorization
+      let headers = try json(try await connection.execute(call))["headers"] as? [String: String]
+      #expect((headers?["Authorization"] != nil) == keeps, "redirect to \(target)")
+    }
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func failsPastTheHopLimit(_ kind: TransportUnderTest) async throws {
+    var configuration = ServerConfiguration.local(port: HTTPBin.shared.port)
+    configuration.redirectPolicy = RedirectPolicy(maximumHops: 2)
+    let connection = ServerConnection(configuration: configuration, transport: try kind.make())
+    let error = await #expect(throws: ServerConnectionError.self) {
+      try await connection.execute(ConformanceCall(path: "/redirect/4"))
+    }
+    guard case .transportFailed(let failure, _) = error else {
+      Issue.record("expected a transport failure, got \(String(describing: error))")
+      return
+    }
+    #expect(failure.kind == .tooManyRedirects)
+  }
+
+  // MARK: Time and cancellation
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func cancelsOneTransferMidFlightAndLetsTheOthersFinish(_ kind: TransportUnderTest) async throws {
+    let connection = try makeConnection(kind)
+    let slow = Task { try await connection.execute(ConformanceCall(path: "/delay/10")) }
+    let other = Task { try await connection.execute(ConformanceCall(path: "/delay/1")) }
+    try await Task.sleep(for: .milliseconds(400))
+    let cancelledAt = Date()
+    slow.cancel()
+    let result = await slow.result
+    #expect(Date().timeIntervalSince(cancelledAt) < 3)
+    #expect(throws: ServerConnectionError.cancelled) { try result.get() }
+    #expect(try await other.value.httpURLResponse.statusCode == 200)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func failsAtTheWholeCallDeadline(_ kind: TransportUnderTest) async throws {
+    let connection = try makeConnection(kind, timeout: 1)
+    let started = Date()
+    let error = await #expect(throws: ServerConnectionError.self) {
+      try await connection.execute(ConformanceCall(path: "/delay/5"))
+    }
+    #expect(Date().timeIntervalSince(started) < 4)
+    guard case .timedOut = error else {
+      Issue.record("expected timedOut, got \(String(describing: error))")
+      return
+    }
+    #expect(ErrorMessageProvider.standard.message(for: error!) == wording(.timedOut))
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func failsWhenTheServerFallsSilentForTheIdleTimeout(_ kind: TransportUnderTest) async throws {
+    let started = Date()
+    let result = await transfer(
+      TransportRequest(urlRequest: URLRequest(url: HTTPBin.shared.url("/delay/6")), idleTimeout: 1),
+      over: try kind.make())
+    #expect(Date().timeIntervalSince(started) < 5)
+    guard case .failure(let failure) = result else {
+      Issue.record("expected an idle timeout, got an answer")
+      return
+    }
+    #expect(failure.kind == .timedOut, "\(failure)")
+  }
+
+  // MARK: Failures map to the same kinds and sentences
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func reportsARefusedConnection(_ kind: TransportUnderTest) async throws {
+    let port = try freeLoopbackPort()
+    let connection = ServerConnection(
+      configuration: .local(port: port), transport: try kind.make())
+    let error = await #expect(throws: ServerConnectionError.self) {
+      try await connection.execute(ConformanceCall(path: "/get"))
+    }
+    guard case .transportFailed(let failure, _) = error else {
+      Issue.record("expected a transport failure, got \(String(describing: error))")
+      return
+    }
+    #expect(failure.kind == .cannotConnectToHost, "\(failure)")
+    #expect(ErrorMessageProvider.standard.message(for: error!) == wording(.serverUnreachable))
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
+  func reportsAFailedTLSHandshake(_ kind: TransportUnderTest) async throws {
+    // httpbin speaks plain HTTP, so a TLS ClientHello to it can only fail.
+    var configuration = ServerConfiguration.local(port: HTTPBin.shared.port)
+    configuration.baseURL = URL(string: "https://127.0.0.1:\(HTTPBin.shared.port)")!
+    configuration.timeout = 20
+    let connection = ServerConnection(configuration: configuration, transport: try kind.make())
+    let error = await #expect(throws: ServerConnectionError.self) {
+      try await connection.execute(ConformanceCall(path: "/get"))
+    }
+    guard case .transportFailed(let failure, _) = error else {
+      Issue.record("expected a transport failure, got \(String(describing: error))")
+      return
+    }
+    #expect(failure.kind == .secureConnectionFailed, "\(failure)")
+    #expect(ErrorMessageProvider.standard.message(for: error!) == wording(.insecureConnection))
+  }
+}
+
+// MARK: - Helpers
+
+/// A call whose every part a test may set; the answer is kept as raw bytes.
+private struct ConformanceCall: RequestDescribing {
+  typealias Response = DataResponse
+  var method: HTTPMethod = .get
+  var path: String
+  var queryItems: [URLQueryItem] = []
+  var headers = HTTPHeaders()
+  var body: RequestBody?
+  var acceptableStatusCodes: Range<Int> = 200..<300
+}
+
+private func makeConnection(_ kind: TransportUnderTest, timeout: TimeInterval = 30) throws
+  -> ServerConnection
+{
+  var configuration = ServerConfiguration.local(port: HTTPBin.shared.port)
+  configuration.timeout = timeout
+  return ServerConnection(configuration: configuration, transport: try kind.make())
+}
+
+private func json(_ response: DataResponse) throws -> [String: Any] {
+  try #require(try JSONSerialization.jsonObject(with: response.data) as? [String: Any])
+}
+
+private func wording(_ category: ErrorCategory) -> ErrorMessage? {
+  ErrorMessageProvider.standardWording[category]
+}
+
+/// One exchange straight on the transport, below Convoy's pipeline.
+private func transfer(_ request: TransportRequest, over transport: any HTTPTransport) async
+  -> Result<TransportResponse, TransportFailure>
+{
+  await withCheckedContinuation { continuation in
+    _ = transport.startTransfer(request) { continuation.resume(returning: $0) }
+  }
+}
+
+private func send(_ request: URLRequest, over transport: any HTTPTransport) async throws
+  -> TransportResponse
+{
+  try await transfer(TransportRequest(urlRequest: request, idleTimeout: 30), over: transport).get()
+}
+
+/// A loopback port nothing listens on: bound, read back, and closed again.
+private func freeLoopbackPort() throws -> Int {
+  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  try #require(descriptor >= 0)
+  defer { close(descriptor) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  address.sin_port = 0
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  let bound = withUnsafeMutablePointer(to: &address) { pointer in
+    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+      bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+    }
+  }
+  try #require(bound)
+  return Int(UInt16(bigEndian: address.sin_port))
+}
