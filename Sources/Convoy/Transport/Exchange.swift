@@ -23,7 +23,7 @@ final class Exchange: @unchecked Sendable {
   private var completion: Completion?
   private var currentHandle: (any TransferHandle)?
   private var currentRequest: TransportRequest
-  private var deadlineTimer: DispatchWorkItem?
+  private var deadlineTimer: DeadlineScheduler.Token?
 
   init(
     request: TransportRequest, transport: any HTTPTransport, policy: RedirectPolicy,
@@ -37,9 +37,8 @@ final class Exchange: @unchecked Sendable {
 
   /// Sends the request; the exchange fails with `.deadlinePassed` if it is not over in `timeout`.
   func start(timeout: TimeInterval) {
-    let timer = DispatchWorkItem { [weak self] in self?.expire() }
+    let timer = DeadlineScheduler.shared.schedule(after: timeout) { [weak self] in self?.expire() }
     lock.withLock { deadlineTimer = timer }
-    DispatchQueue.global().asyncAfter(deadline: .now() + max(0, timeout), execute: timer)
     send(currentRequest, hops: 0)
   }
 
