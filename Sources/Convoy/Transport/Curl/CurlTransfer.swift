@@ -100,7 +100,7 @@
       guard head.statusCode > 0,
         let response = HTTPURLResponse(
           url: url, statusCode: head.statusCode, httpVersion: head.httpVersion,
-          headerFields: head.headers.dictionary)
+          headerFields: head.joinedFields)
       else {
         return .failure(TransportFailure(kind: .badServerResponse, detail: "no HTTP status line"))
       }
