@@ -1,0 +1,95 @@
+import Convoy
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The ways of fetching the same URL that the transport benchmark compares.
+enum TransportClient: String, CaseIterable {
+  case rawURLSession = "raw URLSession"
+  case convoyOnURLSession = "Convoy on URLSession"
+  case convoyOnCurl = "Convoy on curl"
+  /// CurlTransport driven directly, below Convoy's pipeline: shows what the pipeline costs.
+  case curlTransportAlone = "CurlTransport alone"
+
+  /// A fetcher bound to `port`, or `nil` when the client cannot run here (no libcurl).
+  func makeFetcher(port: Int) -> Fetcher? {
+    switch self {
+    case .rawURLSession:
+      return .callback(RawURLSessionFetcher().fetch)
+    case .convoyOnURLSession:
+      return .async(ConvoyFetcher(port: port, transport: URLSessionTransport()).fetch)
+    case .convoyOnCurl:
+      #if os(Linux)
+        guard let transport = try? CurlTransport() else { return nil }
+        return .async(ConvoyFetcher(port: port, transport: transport).fetch)
+      #else
+        return nil
+      #endif
+    case .curlTransportAlone:
+      #if os(Linux)
+        guard let transport = try? CurlTransport() else { return nil }
+        return .callback(TransportFetcher(transport: transport).fetch)
+      #else
+        return nil
+      #endif
+    }
+  }
+}
+
+/// Fetches one path and reports whether a 200 with a body came back.
+enum Fetcher {
+  /// Calls back when done, on any thread.
+  case callback(@Sendable (String, URL, @escaping @Sendable (Bool) -> Void) -> Void)
+  /// Returns when done.
+  case async(@Sendable (String, URL) async -> Bool)
+}
+
+private final class RawURLSessionFetcher: Sendable {
+  private let session = URLSession(configuration: .default)
+
+  func fetch(path: String, url: URL, done: @escaping @Sendable (Bool) -> Void) {
+    session.dataTask(with: url) { data, response, error in
+      done(
+        error == nil && (response as? HTTPURLResponse)?.statusCode == 200 && data?.isEmpty == false)
+    }.resume()
+  }
+}
+
+private final class TransportFetcher: Sendable {
+  private let transport: any HTTPTransport
+
+  init(transport: any HTTPTransport) {
+    self.transport = transport
+  }
+
+  func fetch(path: String, url: URL, done: @escaping @Sendable (Bool) -> Void) {
+    _ = transport.startTransfer(TransportRequest(urlRequest: URLRequest(url: url))) { result in
+      if case .success(let response) = result {
+        done(response.httpURLResponse.statusCode == 200 && !response.data.isEmpty)
+      } else {
+        done(false)
+      }
+    }
+  }
+}
+
+private final class ConvoyFetcher: Sendable {
+  private let connection: ServerConnection
+
+  init(port: Int, transport: any HTTPTransport) {
+    connection = ServerConnection(configuration: .local(port: port), transport: transport)
+  }
+
+  func fetch(path: String, url: URL) async -> Bool {
+    guard let response = try? await connection.execute(StaticFile(path: path)) else { return false }
+    return !response.data.isEmpty
+  }
+}
+
+private struct StaticFile: RequestDescribing {
+  typealias Response = DataResponse
+  var method: HTTPMethod { .get }
+  let path: String
+}
