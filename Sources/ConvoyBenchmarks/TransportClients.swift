@@ -12,6 +12,8 @@ enum TransportClient: String, CaseIterable {
   case convoyOnCurl = "Convoy on curl"
   /// CurlTransport driven directly, below Convoy's pipeline: shows what the pipeline costs.
   case curlTransportAlone = "CurlTransport alone"
+  /// The same, awaited from a task: shows what the hop back to the task's thread costs.
+  case curlTransportAwaited = "CurlTransport awaited"
 
   /// A fetcher bound to `port`, or `nil` when the client cannot run here (no libcurl).
   func makeFetcher(port: Int) -> Fetcher? {
@@ -31,6 +33,18 @@ enum TransportClient: String, CaseIterable {
       #if os(Linux)
         guard let transport = try? CurlTransport() else { return nil }
         return .callback(TransportFetcher(transport: transport).fetch)
+      #else
+        return nil
+      #endif
+    case .curlTransportAwaited:
+      #if os(Linux)
+        guard let transport = try? CurlTransport() else { return nil }
+        let fetcher = TransportFetcher(transport: transport)
+        return .async { path, url in
+          await withCheckedContinuation { continuation in
+            fetcher.fetch(path: path, url: url) { continuation.resume(returning: $0) }
+          }
+        }
       #else
         return nil
       #endif

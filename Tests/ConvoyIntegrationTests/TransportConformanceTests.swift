@@ -89,6 +89,22 @@ struct TransportConformanceTests {
   }
 
   @Test(arguments: TransportUnderTest.allCases)
+  func reportsAnUnreadableBodyFile(_ kind: TransportUnderTest) async throws {
+    let missing = FileManager.default.temporaryDirectory
+      .appendingPathComponent("convoy-missing-\(UUID().uuidString)")
+    var call = ConformanceCall(method: .post, path: "/post")
+    call.body = .file(missing)
+    let error = await #expect(throws: ServerConnectionError.self) {
+      try await makeConnection(kind).execute(call)
+    }
+    guard case .transportFailed(let failure, _) = error else {
+      Issue.record("expected a transport failure, got \(String(describing: error))")
+      return
+    }
+    #expect(failure.kind == .fileUnreadable, "\(failure)")
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
   func decodesGzip(_ kind: TransportUnderTest) async throws {
     let echo = try await json(try makeConnection(kind).execute(ConformanceCall(path: "/gzip")))
     #expect(echo["gzipped"] as? Bool == true)

@@ -16,14 +16,14 @@
     /// Built here rather than with ``HTTPHeaders/dictionary``, whose Foundation case-insensitive
     /// comparisons of every pair of names cost more CPU than the rest of a small transfer.
     var joinedFields: [String: String] {
-      var joined: [String: String] = [:]
-      var spelling: [String: String] = [:]
+      var joined: [String: String] = Dictionary(minimumCapacity: headers.fields.count)
+      var seen: [String: String] = Dictionary(minimumCapacity: headers.fields.count)
       for field in headers.fields {
         let key = field.name.lowercased()
-        if let name = spelling[key] {
+        if let name = seen[key] {
           joined[name]! += ", " + field.value
         } else {
-          spelling[key] = field.name
+          seen[key] = field.name
           joined[field.name] = field.value
         }
       }
@@ -44,13 +44,13 @@
       let line = UnsafeBufferPointer(rebasing: bytes[0..<end])
       if line.starts(with: "HTTP/".utf8) {
         startHead(statusLine: line)
-      } else if line[0] == UInt8(ascii: " ") || line[0] == UInt8(ascii: "\t") {
+      } else if Self.isBlank(line[0]) {
         // Obsolete line folding (RFC 9112 §5.2): the line continues the previous value.
         guard !fields.isEmpty else { return }
-        fields[fields.count - 1].value += " " + Self.text(line).trimmed
+        fields[fields.count - 1].value += " " + Self.trimmedText(line[...])
       } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-        let name = Self.text(UnsafeBufferPointer(rebasing: line[0..<colon])).trimmed
-        let value = Self.text(UnsafeBufferPointer(rebasing: line[(colon + 1)...])).trimmed
+        let name = Self.trimmedText(line[0..<colon])
+        let value = Self.trimmedText(line[(colon + 1)...])
         if !name.isEmpty { fields.append(HTTPHeaders.Field(name: name, value: value)) }
       }
     }
@@ -63,19 +63,24 @@
       statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
     }
 
+    private static func isBlank(_ byte: UInt8) -> Bool {
+      byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    }
+
+    /// The bytes without surrounding blanks, as text: trimming bytes first spares building and
+    /// re-slicing a `String` for every field.
+    private static func trimmedText(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+      var start = bytes.startIndex
+      var end = bytes.endIndex
+      while start < end, isBlank(bytes[start]) { start += 1 }
+      while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+      return text(UnsafeBufferPointer(rebasing: bytes.base[start..<end]))
+    }
+
     /// Header bytes are ASCII in practice; anything else is kept as Latin-1 rather than lost.
     private static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
       String(validating: bytes, as: UTF8.self)
         ?? String(bytes.lazy.map { Character(Unicode.Scalar($0)) })
-    }
-  }
-
-  extension String {
-    fileprivate var trimmed: String {
-      var view = Substring(self)
-      while let first = view.first, first == " " || first == "\t" { view.removeFirst() }
-      while let last = view.last, last == " " || last == "\t" { view.removeLast() }
-      return String(view)
     }
   }
 #endif

@@ -1,0 +1,72 @@
+#if os(Linux)
+  import Convoy
+  import Foundation
+  import FoundationNetworking
+  import Testing
+
+  /// What only the curl transport promises, beyond the conformance suite.
+  @Suite(.timeLimit(.minutes(1)))
+  struct CurlTransportTests {
+    @Test func keepsRepeatedHeaderFieldsApart() async throws {
+      let url = HTTPBin.shared.url("/response-headers?X-Dup=first&X-Dup=second")
+      let response = try await answer(to: TransportRequest(urlRequest: URLRequest(url: url)))
+      #expect(response.headers.values(for: "x-dup") == ["first", "second"])
+      #expect(response.httpURLResponse.value(forHTTPHeaderField: "X-Dup") == "first, second")
+    }
+
+    @Test func returnsARedirectInsteadOfFollowingIt() async throws {
+      let url = HTTPBin.shared.url("/redirect-to?url=/get&status_code=307")
+      let response = try await answer(to: TransportRequest(urlRequest: URLRequest(url: url)))
+      #expect(response.httpURLResponse.statusCode == 307)
+      #expect(response.headers["location"] == "/get")
+    }
+
+    @Test func cancellingTwiceCompletesOnce() async throws {
+      let transport = try CurlTransport()
+      let calls = Locked(0)
+      let handle = transport.startTransfer(
+        TransportRequest(urlRequest: URLRequest(url: HTTPBin.shared.url("/delay/5")))
+      ) { result in
+        if case .failure(let failure) = result, failure.kind == .cancelled {
+          calls.withLock { $0 += 1 }
+        }
+      }
+      handle.cancel()
+      handle.cancel()
+      try await Task.sleep(for: .milliseconds(300))
+      #expect(calls.withLock { $0 } == 1)
+    }
+
+    @Test func droppingTheTransportCancelsWhatIsInFlight() async throws {
+      var transport: CurlTransport? = try CurlTransport()
+      let result = await withCheckedContinuation { continuation in
+        _ = transport!.startTransfer(
+          TransportRequest(urlRequest: URLRequest(url: HTTPBin.shared.url("/delay/10")))
+        ) { continuation.resume(returning: $0) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { [transport] in
+          _ = transport
+        }
+        transport = nil
+      }
+      guard case .failure(let failure) = result else {
+        Issue.record("expected a cancellation")
+        return
+      }
+      #expect(failure.kind == .cancelled)
+    }
+
+    @Test func isThePlatformDefaultOnLinux() {
+      #expect(HTTPTransports.platformDefault() is CurlTransport)
+      #expect(HTTPTransports.fallbackReason == nil)
+      #expect(CurlTransport.unavailability == nil)
+      #expect(CurlTransport.libcurlVersion != nil)
+    }
+
+    private func answer(to request: TransportRequest) async throws -> TransportResponse {
+      let transport = try CurlTransport()
+      return try await withCheckedContinuation { continuation in
+        _ = transport.startTransfer(request) { continuation.resume(returning: $0) }
+      }.get()
+    }
+  }
+#endif

@@ -1,0 +1,53 @@
+#if os(Linux)
+  import Testing
+
+  @testable import Convoy
+
+  @Suite struct CurlResponseHeadTests {
+    private func head(_ lines: [String]) -> CurlResponseHead {
+      var head = CurlResponseHead()
+      for line in lines {
+        var bytes = Array(line.utf8)
+        bytes.withUnsafeMutableBufferPointer { head.add(line: UnsafeBufferPointer($0)) }
+      }
+      return head
+    }
+
+    @Test func keepsOnlyTheFinalHeadAfterAnInterimContinue() {
+      let parsed = head([
+        "HTTP/1.1 100 Continue\r\n", "X-Interim: yes\r\n", "\r\n",
+        "HTTP/1.1 201 Created\r\n", "Location: /things/1\r\n", "\r\n",
+      ])
+      #expect(parsed.statusCode == 201)
+      #expect(parsed.httpVersion == "HTTP/1.1")
+      #expect(parsed.headers["location"] == "/things/1")
+      #expect(!parsed.headers.contains("X-Interim"))
+    }
+
+    @Test func keepsRepeatedFieldsApartAndJoinsThemForHTTPURLResponse() {
+      let parsed = head([
+        "HTTP/2 200\r\n", "set-cookie: a=1\r\n", "Set-Cookie: b=2\r\n", "Vary:  Accept \r\n",
+        "\r\n",
+      ])
+      #expect(parsed.httpVersion == "HTTP/2")
+      #expect(parsed.headers.values(for: "Set-Cookie") == ["a=1", "b=2"])
+      #expect(parsed.joinedFields == ["set-cookie": "a=1, b=2", "Vary": "Accept"])
+    }
+
+    @Test func foldsContinuationLinesIntoThePreviousValue() {
+      let parsed = head(["HTTP/1.1 200 OK\r\n", "X-Long: first\r\n", "\t second\r\n", "\r\n"])
+      #expect(parsed.headers["x-long"] == "first second")
+    }
+
+    @Test func keepsNonUTF8BytesAsLatin1() {
+      var parsed = CurlResponseHead()
+      for line in [
+        Array("HTTP/1.1 200 OK\r\n".utf8), Array("X-Name: caf".utf8) + [0xE9, 13, 10], [13, 10],
+      ] {
+        var bytes = line
+        bytes.withUnsafeMutableBufferPointer { parsed.add(line: UnsafeBufferPointer($0)) }
+      }
+      #expect(parsed.headers["X-Name"] == "café")
+    }
+  }
+#endif
