@@ -60,6 +60,8 @@
       #expect(HTTPTransports.fallbackReason == nil)
       #expect(CurlTransport.unavailability == nil)
       #expect(CurlTransport.libcurlVersion != nil)
+      let connection = ServerConnection(configuration: .local(port: HTTPBin.shared.port))
+      #expect(connection.transport is CurlTransport)
     }
 
     private func answer(to request: TransportRequest) async throws -> TransportResponse {

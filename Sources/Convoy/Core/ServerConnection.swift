@@ -36,7 +36,7 @@ public final class ServerConnection: Sendable {
   ///
   /// - Parameters:
   ///   - configuration: Where requests go.
-  ///   - transport: What moves the bytes; `URLSessionTransport` by default.
+  ///   - transport: What moves the bytes; ``HTTPTransports/platformDefault()`` by default.
   ///   - decoder: The JSON decoder for responses (date and key strategies live here).
   ///   - adapters: Adapters applied to every request.
   ///   - decisions: The decision chain for every answer.
@@ -61,7 +61,7 @@ public final class ServerConnection: Sendable {
     observers: [any EventObserver] = [],
     networkConcurrencyLimit: Int = 6
   ) {
-    var network = transport ?? URLSessionTransport()
+    var network = transport ?? HTTPTransports.platformDefault()
     if coalescesIdenticalRequests { network = CoalescingTransport(wrapping: network) }
     if let cache { network = CachingTransport(wrapping: network, cache: cache) }
     self.configuration = configuration
