@@ -21,6 +21,18 @@
       #expect(response.headers["location"] == "/get")
     }
 
+    @Test func neverSendsAFieldThatCarriesALineBreak() async throws {
+      var request = URLRequest(url: HTTPBin.shared.url("/headers"))
+      request.setValue("a\r\nX-Injected: b", forHTTPHeaderField: "X-Evil")
+      request.setValue("fine", forHTTPHeaderField: "X-Good")
+      let response = try await answer(to: TransportRequest(urlRequest: request))
+      let echo = try JSONSerialization.jsonObject(with: response.data) as? [String: Any]
+      let headers = try #require(echo?["headers"] as? [String: String])
+      #expect(headers["X-Good"] == "fine")
+      #expect(headers["X-Injected"] == nil)
+      #expect(headers["X-Evil"] == nil)
+    }
+
     @Test func cancellingTwiceCompletesOnce() async throws {
       let transport = try CurlTransport()
       let calls = Locked(0)

@@ -2,8 +2,8 @@
   /// The numeric values from `curl/curl.h` and `curl/multi.h` that Convoy uses.
   ///
   /// They are part of libcurl's ABI and never change once released: an option's number is its type
-  /// base (`LONG` 0, `OBJECTPOINT` 10000, `FUNCTIONPOINT` 20000, `OFF_T` 30000) plus a fixed index,
-  /// and an info's is its type bit (`STRING` 0x100000, `LONG` 0x200000) plus an index.
+  /// base (`LONG` 0, `OBJECTPOINT` 10000, `FUNCTIONPOINT` 20000, `OFF_T` 30000) plus a fixed
+  /// index.
   enum CurlConstant {
     static let globalAll = 3
     static let versionFirst: Int32 = 0
@@ -28,7 +28,6 @@
     static let httpVersion: Int32 = 84
     static let noSignal: Int32 = 99
     static let acceptEncoding: Int32 = 10_102
-    static let privateData: Int32 = 10_103
     static let postFieldSizeLarge: Int32 = 30_120
     static let postFields: Int32 = 10_015
     static let connectTimeoutMilliseconds: Int32 = 156
@@ -37,10 +36,6 @@
 
     /// `CURL_HTTP_VERSION_2TLS`: HTTP/2 over TLS when the server offers it, HTTP/1.1 otherwise.
     static let httpVersion2OverTLS = 4
-
-    // Infos.
-    static let infoPrivate: Int32 = 0x10_0000 + 21
-    static let infoResponseCode: Int32 = 0x20_0000 + 2
 
     /// A read callback's return value that aborts the transfer (`CURL_READFUNC_ABORT`).
     static let readAbort = 0x1000_0000

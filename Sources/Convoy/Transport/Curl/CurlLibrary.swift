@@ -33,7 +33,6 @@
     let easySetLong: @convention(c) (Easy, Int32, Int) -> Int32
     let easySetPointer: @convention(c) (Easy, Int32, UnsafeRawPointer?) -> Int32
     let easySetCallback: @convention(c) (Easy, Int32, DataCallback) -> Int32
-    let easyGetInfo: @convention(c) (Easy, Int32, UnsafeMutableRawPointer) -> Int32
     let easyStrerror: @convention(c) (Int32) -> UnsafePointer<CChar>?
     let slistAppend: @convention(c) (SList?, UnsafePointer<CChar>) -> SList?
     let slistFreeAll: @convention(c) (SList?) -> Void
@@ -79,7 +78,6 @@
       easySetLong = try Self.symbol("curl_easy_setopt", in: handle)
       easySetPointer = try Self.symbol("curl_easy_setopt", in: handle)
       easySetCallback = try Self.symbol("curl_easy_setopt", in: handle)
-      easyGetInfo = try Self.symbol("curl_easy_getinfo", in: handle)
       easyStrerror = try Self.symbol("curl_easy_strerror", in: handle)
       slistAppend = try Self.symbol("curl_slist_append", in: handle)
       slistFreeAll = try Self.symbol("curl_slist_free_all", in: handle)

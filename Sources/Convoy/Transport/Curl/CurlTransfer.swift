@@ -204,6 +204,8 @@
       var hasUserAgent = false
       var hasExpect = false
       for (name, value) in request.allHTTPHeaderFields ?? [:] {
+        // A line break inside a field would let a value smuggle in headers of its own.
+        guard !Self.hasLineBreak(name), !Self.hasLineBreak(value) else { continue }
         switch name.lowercased() {
         // libcurl writes the length of the body it sends; a second one would break framing.
         case "content-length": continue
@@ -220,6 +222,10 @@
       if !hasExpect { list = library.slistAppend(list, "Expect:") }
       headerList = list
       setPointer(CurlConstant.httpHeader, UnsafeRawPointer(list))
+    }
+
+    private static func hasLineBreak(_ text: String) -> Bool {
+      text.utf8.contains { $0 == 10 || $0 == 13 }
     }
 
     @discardableResult
