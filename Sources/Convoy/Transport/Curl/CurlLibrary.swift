@@ -49,13 +49,17 @@
     let multiInfoRead: @convention(c) (Multi, UnsafeMutablePointer<Int32>) -> UnsafeRawPointer?
 
     /// The loaded library, or why it cannot be used; decided once per process.
-    static let shared: Result<CurlLibrary, CurlTransportUnavailable> = Result {
-      () throws(CurlTransportUnavailable) in
-      guard let handle = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL) else {
-        let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
-        throw CurlTransportUnavailable("libcurl.so.4 could not be loaded: \(reason)")
+    static let shared = load("libcurl.so.4")
+
+    /// Loads `name`: the system library in production, a missing one in tests of the fallback.
+    static func load(_ name: String) -> Result<CurlLibrary, CurlTransportUnavailable> {
+      Result { () throws(CurlTransportUnavailable) in
+        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
+          let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
+          throw CurlTransportUnavailable("\(name) could not be loaded: \(reason)")
+        }
+        return try CurlLibrary(handle: handle)
       }
-      return try CurlLibrary(handle: handle)
     }
 
     private init(handle: UnsafeMutableRawPointer) throws(CurlTransportUnavailable) {

@@ -23,6 +23,19 @@
       #expect(ErrorMessageProvider.category(of: failure.kind) == .serverUnreachable)
     }
 
+    @Test func saysWhyLibcurlCannotBeUsedWhenItIsMissing() {
+      guard case .failure(let reason) = CurlLibrary.load("libcurl-missing-for-convoy.so.4") else {
+        Issue.record("a missing library loaded")
+        return
+      }
+      #expect(reason.reason.hasPrefix("libcurl-missing-for-convoy.so.4 could not be loaded"))
+    }
+
+    @Test func reportsNoFallbackWhileLibcurlIsUsable() {
+      #expect(HTTPTransports.fallbackReason == nil)
+      #expect(HTTPTransports.takeFallbackNotice() == nil)
+    }
+
     @Test func describesCodesWithLibcurlsOwnWords() throws {
       let library = try CurlLibrary.shared.get()
       #expect(library.describe(7) == "Couldn't connect to server")
