@@ -28,15 +28,18 @@ public enum HTTPTransports {
 
   private static let fallbackNoticeGiven = Locked(false)
 
-  /// ``fallbackReason`` the first time it is asked for in the process, `nil` afterwards, so the
-  /// fallback is reported once.
+  /// A ``ConvoyEvent/Name/notice`` event carrying ``fallbackReason`` the first time it is asked
+  /// for in the process, `nil` afterwards and whenever there is no fallback, so the fallback is
+  /// reported once.
   ///
-  /// Meant for the event log once it exists: it will call this when a connection is created.
-  static func takeFallbackNotice() -> String? {
+  /// For the event log: connections do not emit events yet; once they do, the connection that
+  /// took the platform default hands this event to its observers.
+  static func takeFallbackEvent() -> ConvoyEvent? {
     guard let reason = fallbackReason else { return nil }
-    return fallbackNoticeGiven.withLock { given in
+    let isFirst = fallbackNoticeGiven.withLock { given in
       defer { given = true }
-      return given ? nil : reason
+      return !given
     }
+    return isFirst ? ConvoyEvent(name: .notice, reason: reason) : nil
   }
 }

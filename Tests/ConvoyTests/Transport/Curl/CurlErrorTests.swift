@@ -33,7 +33,7 @@
 
     @Test func reportsNoFallbackWhileLibcurlIsUsable() {
       #expect(HTTPTransports.fallbackReason == nil)
-      #expect(HTTPTransports.takeFallbackNotice() == nil)
+      #expect(HTTPTransports.takeFallbackEvent() == nil)
     }
 
     @Test func describesCodesWithLibcurlsOwnWords() throws {
