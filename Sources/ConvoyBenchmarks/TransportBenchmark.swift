@@ -7,8 +7,9 @@ import Foundation
 
 /// Raw URLSession, Convoy on URLSession and Convoy on curl against a local nginx.
 ///
-/// Each cell runs for `CONVOY_BENCH_SECONDS` (default 3) or 100,000 requests, whichever ends
-/// first, after a short warm-up on the same client, so connections are already open. CPU is the
+/// Each cell runs for `CONVOY_BENCH_SECONDS` (default 2) or 100,000 requests, whichever ends
+/// first, `CONVOY_BENCH_ROUNDS` times (default 3, the median is shown), after a short warm-up on
+/// the same client, so connections are already open. CPU is the
 /// whole process's user + system time (getrusage), which is the client's: nginx is another process.
 /// `CONVOY_BENCH_ONLY` runs only the cells whose name contains it (for profiling one).
 func runTransportBenchmark() {
@@ -30,7 +31,8 @@ func runTransportBenchmark() {
   }
   defer { nginx.stop() }
   let environment = ProcessInfo.processInfo.environment
-  let seconds = environment["CONVOY_BENCH_SECONDS"].flatMap(Double.init) ?? 3
+  let seconds = environment["CONVOY_BENCH_SECONDS"].flatMap(Double.init) ?? 2
+  let rounds = max(1, environment["CONVOY_BENCH_ROUNDS"].flatMap(Int.init) ?? 3)
   // For profiling one cell, e.g. CONVOY_BENCH_ONLY="Convoy on curl, 1 KB, 1 in flight".
   let only = environment["CONVOY_BENCH_ONLY"]
   #if os(Linux)
@@ -40,26 +42,72 @@ func runTransportBenchmark() {
   #endif
   print(
     "transports: \(nginx.version) on 127.0.0.1:\(nginx.port), \(curl), "
-      + "\(ProcessInfo.processInfo.activeProcessorCount) CPUs, \(Int(seconds)) s per cell")
+      + "\(ProcessInfo.processInfo.activeProcessorCount) CPUs, load \(loadAverage()), "
+      + "median of \(rounds) rounds of \(seconds) s per cell")
+  let cells = benchmarkCells(port: nginx.port, only: only)
+  var results: [[Measurement]] = Array(repeating: [], count: cells.count)
+  // Rounds interleave the clients, so a burst of load elsewhere on the machine lands on all of
+  // them rather than on whichever happened to run at that moment.
+  for round in 1...rounds {
+    printProgress("round \(round) of \(rounds)")
+    for (index, cell) in cells.enumerated() {
+      if round == 1 { _ = cell.measure(seconds: 0.3) }
+      results[index].append(cell.measure(seconds: seconds))
+    }
+  }
   print(TransportRow.header)
-  var rows: [TransportRow] = []
+  let rows = zip(cells, results).map { cell, measurements in
+    let median = measurements.sorted { $0.requestsPerSecond < $1.requestsPerSecond }[
+      measurements.count / 2]
+    return TransportRow(
+      client: cell.client, bodyBytes: cell.bodyBytes, inFlight: cell.inFlight, result: median)
+  }
+  for row in rows { print(row.line) }
+  printRatios(rows)
+  print("load after: \(loadAverage())")
+}
+
+/// One client fetching one file with a number of requests in flight.
+private struct BenchmarkCell {
+  let client: TransportClient
+  let fetcher: Fetcher
+  let bodyBytes: Int
+  let inFlight: Int
+  let path: String
+  let url: URL
+
+  func measure(seconds: Double) -> Measurement {
+    ConvoyBenchmarks.measure(fetcher, path: path, url: url, inFlight: inFlight, seconds: seconds)
+  }
+}
+
+private func benchmarkCells(port: Int, only: String?) -> [BenchmarkCell] {
+  var cells: [BenchmarkCell] = []
   for (file, size) in LocalNginx.files {
-    let url = URL(string: "http://127.0.0.1:\(nginx.port)/\(file)")!
+    let url = URL(string: "http://127.0.0.1:\(port)/\(file)")!
     for inFlight in [1, 8] {
       for client in TransportClient.allCases {
         let name = "\(client.rawValue), \(size / 1_024) KB, \(inFlight) in flight"
         if let only, !name.contains(only) { continue }
-        guard let fetcher = client.makeFetcher(port: nginx.port) else { continue }
-        _ = measure(fetcher, path: "/\(file)", url: url, inFlight: inFlight, seconds: 0.3)
-        let result = measure(
-          fetcher, path: "/\(file)", url: url, inFlight: inFlight, seconds: seconds)
-        let row = TransportRow(client: client, bodyBytes: size, inFlight: inFlight, result: result)
-        rows.append(row)
-        print(row.line)
+        guard let fetcher = client.makeFetcher(port: port) else { continue }
+        cells.append(
+          BenchmarkCell(
+            client: client, fetcher: fetcher, bodyBytes: size, inFlight: inFlight,
+            path: "/\(file)", url: url))
       }
     }
   }
-  printRatios(rows)
+  return cells
+}
+
+private func loadAverage() -> String {
+  var loads = [Double](repeating: 0, count: 3)
+  guard getloadavg(&loads, 3) == 3 else { return "unknown" }
+  return loads.map { String(format: "%.2f", $0) }.joined(separator: " ")
+}
+
+private func printProgress(_ text: String) {
+  FileHandle.standardError.write(Data("\(text)\n".utf8))
 }
 
 private func measure(
