@@ -8,8 +8,8 @@ import Foundation
 /// `DispatchQueue.asyncAfter` per exchange costs a timer source each and keeps it, with its
 /// closure, until the deadline passes even after `DispatchWorkItem.cancel()`: at 10,000 requests/s
 /// and a 60 s timeout that is 600,000 pending timers, and in one before/after run the churn was
-/// about a third of a small request's CPU on Linux. Here cancelling removes the entry at once, and the single timer is
-/// re-armed only when a new deadline is earlier than the one it waits for.
+/// about a third of a small request's CPU on Linux. Here cancelling removes the entry at once,
+/// and the single timer is re-armed only when a new deadline is earlier than the one it waits for.
 final class DeadlineScheduler: @unchecked Sendable {
   /// A scheduled action; cancelling it after it ran is harmless.
   struct Token: Sendable {
