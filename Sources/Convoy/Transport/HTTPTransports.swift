@@ -8,7 +8,8 @@ import Foundation
 public enum HTTPTransports {
   /// A new instance of the platform's preferred transport.
   ///
-  /// - Returns: A ``CurlTransport`` on Linux when libcurl is usable, else a ``URLSessionTransport``.
+  /// - Returns: A ``CurlTransport`` on Linux when libcurl is usable, else a
+  ///   ``URLSessionTransport``.
   public static func platformDefault() -> any HTTPTransport {
     #if os(Linux)
       if let transport = try? CurlTransport() { return transport }

@@ -9,11 +9,11 @@
   /// on a fresh machine with only the Swift toolchain. The shared object itself always is, because
   /// FoundationNetworking links it, so `dlopen` just returns the copy already mapped.
   ///
-  /// `curl_easy_setopt`, `curl_easy_getinfo` and `curl_multi_setopt` are variadic, which Swift
-  /// cannot declare. They are called through fixed prototypes whose third argument is an integer or
-  /// a pointer: on x86-64 System V and on Linux AArch64 such a variadic argument travels in the same
-  /// register as a fixed one. On x86-64 the callee also reads `%al` only to decide whether to spill
-  /// vector registers (`test %al,%al`), so an arbitrary value there is harmless.
+  /// `curl_easy_setopt` and `curl_multi_setopt` are variadic, which Swift cannot declare. They are
+  /// called through fixed prototypes whose third argument is an integer or a pointer: on x86-64
+  /// System V and on Linux AArch64 such a variadic argument travels in the same register as a
+  /// fixed one. On x86-64 the callee also reads `%al` only to decide whether to spill vector
+  /// registers (`test %al,%al`), so an arbitrary value there is harmless.
   struct CurlLibrary: @unchecked Sendable {
     typealias Easy = OpaquePointer
     typealias Multi = OpaquePointer

@@ -107,7 +107,7 @@
     private func completeFinishedTransfers() {
       var remaining: Int32 = 0
       while let message = library.multiInfoRead(multi, &remaining) {
-        // `CURLMsg` is { CURLMSG msg; CURL *easy_handle; union { void *whatever; CURLcode result; } }.
+        // `CURLMsg` is { CURLMSG msg; CURL *easy_handle; union { void *p; CURLcode result; } data }.
         guard message.load(as: Int32.self) == CurlConstant.messageDone else { continue }
         let easy = message.load(fromByteOffset: 8, as: CurlLibrary.Easy.self)
         let code = message.load(fromByteOffset: 16, as: Int32.self)
