@@ -27,6 +27,7 @@
     private var headerList: CurlLibrary.SList?
     private var bodyBytes: UnsafeMutableRawBufferPointer?
     private var bodyFile: Int32 = -1
+    private var isTornDown = false
 
     private let lock = NSLock()
     private var completion: Completion?
@@ -124,7 +125,6 @@
       if bodyFile >= 0 { close(bodyFile) }
       bodyFile = -1
     }
-    private var isTornDown = false
 
     // MARK: - Configuration
 
