@@ -86,6 +86,9 @@ public final class ServerConnection: Sendable {
         name: .convoySessionDidChange, object: self,
         userInfo: [SessionChange.loggedInKey: session != nil])
     }
+    if transport == nil, !observers.isEmpty, let notice = HTTPTransports.takeFallbackEvent() {
+      for observer in observers { observer.receive(notice) }
+    }
   }
 
   var pipeline: CallPipeline {

@@ -31,10 +31,8 @@ public enum HTTPTransports {
 
   /// A ``ConvoyEvent/Name/notice`` event carrying ``fallbackReason`` the first time it is asked
   /// for in the process, `nil` afterwards and whenever there is no fallback, so the fallback is
-  /// reported once.
-  ///
-  /// For the event log: connections do not emit events yet; once they do, the connection that
-  /// took the platform default hands this event to its observers.
+  /// reported once: to the observers of the first connection that takes the platform default and
+  /// has observers.
   static func takeFallbackEvent() -> ConvoyEvent? {
     guard let reason = fallbackReason else { return nil }
     let isFirst = fallbackNoticeGiven.withLock { given in
