@@ -3,8 +3,9 @@ import Foundation
 /// Chooses the transport a ``ServerConnection`` uses when it is given none.
 ///
 /// On Linux that is ``CurlTransport`` whenever the system libcurl is 7.68 or newer, because
-/// FoundationNetworking's `URLSession` costs roughly ten times its CPU per request; otherwise, and
-/// on Apple platforms always, it is ``URLSessionTransport``.
+/// FoundationNetworking's `URLSession` costs several times its CPU per request (see
+/// `Docs/Performance.md`); otherwise, and on Apple platforms always, it is
+/// ``URLSessionTransport``.
 public enum HTTPTransports {
   /// A new instance of the platform's preferred transport.
   ///
