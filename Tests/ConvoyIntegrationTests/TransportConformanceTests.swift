@@ -157,6 +157,22 @@ struct TransportConformanceTests {
   }
 
   @Test(arguments: TransportUnderTest.allCases)
+  func slowCallsStartedTogetherOnAFreshTransportRunSideBySide(_ kind: TransportUnderTest)
+    async throws
+  {
+    let connection = try makeConnection(kind)
+    let started = Date()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for _ in 0..<4 {
+        group.addTask { _ = try await connection.execute(ConformanceCall(path: "/delay/2")) }
+      }
+      try await group.waitForAll()
+    }
+    // One after the other would take 8 s.
+    #expect(Date().timeIntervalSince(started) < 5)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
   func readsRepeatedHeadersCaseInsensitively(_ kind: TransportUnderTest) async throws {
     let response = try await send(
       URLRequest(url: HTTPBin.shared.url("/response-headers?X-Dup=first&X-Dup=second&X-One=1")),

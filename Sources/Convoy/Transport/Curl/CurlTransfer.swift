@@ -137,7 +137,9 @@
       setLong(CurlConstant.sslVerifyPeer, 1)
       setLong(CurlConstant.sslVerifyHost, 2)
       setLong(CurlConstant.httpVersion, CurlConstant.httpVersion2OverTLS)
-      setLong(CurlConstant.pipeWait, 1)
+      // Waiting for a connection to learn whether it multiplexes pays off only where HTTP/2 can
+      // be negotiated; on plain HTTP it queued every transfer behind the first connection.
+      if url.scheme?.lowercased() == "https" { setLong(CurlConstant.pipeWait, 1) }
       setLong(CurlConstant.suppressConnectHeaders, 1)
       // An empty list asks for every encoding this libcurl can decode, and decodes it.
       setString(CurlConstant.acceptEncoding, "")
