@@ -43,6 +43,7 @@ final class SessionController: Sendable {
   private let store: (any SessionStore)?
   private let renewal = Locked<Renewal?>(nil)
   private let notifier = Locked<(@Sendable (Session?) -> Void)?>(nil)
+  private let problemReporter = Locked<(@Sendable (String) -> Void)?>(nil)
   private let now: @Sendable () -> Date
 
   init(
@@ -61,6 +62,22 @@ final class SessionController: Sendable {
   /// Sets what announces a change besides the streams (the connection posts a notification).
   func setNotifier(_ notify: @escaping @Sendable (Session?) -> Void) {
     notifier.withLock { $0 = notify }
+  }
+
+  /// Sets who hears of problems no caller is waiting for, such as a renewed session that
+  /// could not be saved (the connection sends a notice event).
+  func setProblemReporter(_ report: @escaping @Sendable (String) -> Void) {
+    problemReporter.withLock { $0 = report }
+  }
+
+  // A renewal or expiry happens on behalf of whoever waits; a store failure then must not fail
+  // them (the session in memory is right), but it must not vanish either.
+  private func persist(_ change: () throws(SessionStoreError) -> Void) {
+    do {
+      try change()
+    } catch {
+      problemReporter.current?("the session store failed: \(error)")
+    }
   }
 
   // MARK: - Session
@@ -220,7 +237,9 @@ final class SessionController: Sendable {
         }
         current = state.session
       }
-      if current == renewed { try? store?.saveSession(renewed) }
+      if current == renewed {
+        persist { () throws(SessionStoreError) in try store?.saveSession(renewed) }
+      }
       outcome = current.map { .success($0.accessToken) } ?? .failure(Refusal.notLoggedIn)
     case .failure(let error) where Self.isRefusal(error):
       outcome = .failure(Refusal.expired)
@@ -231,7 +250,7 @@ final class SessionController: Sendable {
         state.version += 1
         state.stickyFailure = true
       }
-      try? store?.removeSession()
+      persist { () throws(SessionStoreError) in try store?.removeSession() }
     case .failure(let error):
       outcome = .failure(error)
       state.withLock { $0.flight = nil }

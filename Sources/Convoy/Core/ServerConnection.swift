@@ -81,6 +81,9 @@ public final class ServerConnection: Sendable {
     authentication.setRenewal { session in
       try await Self.renew(session, through: renewal)
     }
+    authentication.setProblemReporter { [observers] problem in
+      EventEmitter.notice(to: observers, problem)
+    }
     authentication.setNotifier { [weak self] session in
       NotificationCenter.default.post(
         name: .convoySessionDidChange, object: self,

@@ -41,6 +41,13 @@ struct EventEmitter: Sendable {
 
   var isObserved: Bool { !observers.isEmpty }
 
+  /// Sends a notice that is about no one call or job.
+  static func notice(to observers: [any EventObserver], _ text: String) {
+    EventEmitter(observers: observers, template: ConvoyEvent(name: .notice)).emit(.notice) {
+      $0.reason = text
+    }
+  }
+
   /// The job these events are about, or that the call belongs to.
   var jobID: UInt64? { template.jobID }
 

@@ -115,3 +115,38 @@ import Testing
     #expect(posted.current == [true, false])
   }
 }
+
+@Suite struct SessionStoreFailureTests {
+  /// Saves the first session (the login) and refuses every later write.
+  final class ReadOnlyAfterLoginStore: SessionStore {
+    private let saves = Locked(0)
+    func loadSession() throws(SessionStoreError) -> Session? { nil }
+    func saveSession(_ session: Session) throws(SessionStoreError) {
+      let count = saves.withLock { count in
+        count += 1
+        return count
+      }
+      if count > 1 { throw .unwritable(location: "/readonly", reason: "EROFS") }
+    }
+    func removeSession() throws(SessionStoreError) {}
+  }
+
+  @Test func aRenewedSessionThatCannotBeSavedIsReportedNotLost() async throws {
+    let server = TokenServer()
+    let notices = Locked<[String]>([])
+    let connection = ServerConnection(
+      configuration: ServerConfiguration(
+        environment: .staging, baseURL: URL(string: "https://api.example.com/")!),
+      transport: server.transport, sessionStore: ReadOnlyAfterLoginStore(),
+      observers: [
+        AnyEventObserver { event in
+          if event.name == .notice { notices.withLock { $0.append(event.reason ?? "") } }
+        }
+      ])
+    try connection.login(session: TokenServer.session(token: "token-0"))
+    #expect(try await connection.execute(Me()).value == ["me": "alice"])
+    #expect(connection.session?.accessToken.value == "token-2")
+    #expect(
+      notices.current.contains { $0.contains("session store failed") && $0.contains("EROFS") })
+  }
+}
