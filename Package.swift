@@ -5,7 +5,8 @@ import PackageDescription
 // Dispatch and the toolchain's test libraries only.
 let package = Package(
   name: "Convoy",
-  platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+  // NSLock.withLock and the parameter-pack groups (GroupOperation.all) need these releases.
+  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
   products: [
     .library(name: "Convoy", targets: ["Convoy"]),
     .library(name: "ConvoyTesting", targets: ["ConvoyTesting"]),
