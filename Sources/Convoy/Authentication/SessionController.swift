@@ -274,7 +274,7 @@ final class SessionController: Sendable {
   }
 }
 
-/// Keys of the `userInfo` of ``Foundation/Notification/Name/convoySessionDidChange``.
+/// Keys of the `userInfo` of `Notification.Name.convoySessionDidChange`.
 public enum SessionChange {
   /// A `Bool`: whether a session is present after the change.
   public static let loggedInKey = "loggedIn"

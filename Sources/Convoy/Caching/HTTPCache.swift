@@ -9,8 +9,8 @@ import Foundation
 ///
 /// Convoy keeps its own cache instead of `URLCache` because FoundationNetworking on Linux never
 /// writes to `URLCache` and never revalidates; with its own storage the rules are the same on
-/// every platform. Give it to a connection with ``ServerConnection/init(configuration:transport:cache:coalescesIdenticalRequests:decoder:adapters:decisions:)``
-/// or wrap a transport in ``CachingTransport``.
+/// every platform. Give it to a connection through the `cache:` parameter of
+/// ``ServerConnection``'s initializer, or wrap a transport in ``CachingTransport``.
 ///
 /// ```swift
 /// let cache = HTTPCache(memoryCapacity: 8 << 20, diskCapacity: 64 << 20, directory: cachesURL)

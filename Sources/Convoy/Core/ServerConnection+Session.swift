@@ -33,7 +33,7 @@ extension ServerConnection {
   /// Every change of the session (login, renewal, logout, expiry), starting with the current one.
   ///
   /// Each call returns a new stream; it ends when the caller stops iterating. The same changes
-  /// are posted as ``Foundation/Notification/Name/convoySessionDidChange``.
+  /// are posted as `Notification.Name.convoySessionDidChange`.
   public func sessionChanges() -> AsyncStream<Session?> {
     authentication.changes()
   }

@@ -13,7 +13,7 @@ public final class JobToken: Sendable, Hashable {
 
   private let state = Locked(State())
 
-  /// Creates a token whose cancellation does nothing until ``onCancel(_:)`` registers work.
+  /// Creates a token; the work it is returned for registers what cancelling it does.
   public init() {}
 
   /// Whether ``cancel()`` was called.
