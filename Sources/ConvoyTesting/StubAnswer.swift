@@ -48,7 +48,7 @@ public enum StubAnswer: Sendable {
   }
 
   /// An answer whose body is a fixture file, read each time the stub answers so that a missing
-  /// fixture fails the call that needs it (with ``TransportFailure/Kind/fileUnreadable``)
+  /// fixture fails the call that needs it (with `TransportFailure/Kind/fileUnreadable`)
   /// rather than the test's set-up.
   ///
   /// A `.json` file is sent as `application/json` unless `headers` names a `Content-Type`.
@@ -70,7 +70,7 @@ public enum StubAnswer: Sendable {
   /// The answers in turn, one per request; the last one repeats once the others are used.
   ///
   /// `.sequence([.status(401), .json(["ok": true])])` refuses the first call only. An empty list
-  /// is a mistake in the test, so it fails every call with a ``TransportFailure`` saying so.
+  /// is a mistake in the test, so it fails every call with a `TransportFailure` saying so.
   public static func sequence(_ answers: [StubAnswer]) -> StubAnswer {
     guard let last = answers.last else {
       return .failure(TransportFailure(kind: .other, detail: "an empty stub sequence"))

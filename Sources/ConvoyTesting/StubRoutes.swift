@@ -5,7 +5,7 @@ import Foundation
 /// answers.
 ///
 /// Routes are tried in the order they were added; the first that matches answers. A request no
-/// route matches fails with a ``TransportFailure`` of kind ``TransportFailure/Kind/other``
+/// route matches fails with a `TransportFailure` of kind `TransportFailure/Kind/other`
 /// whose detail names the request and lists every route, so a missing stub says what is missing:
 ///
 /// ```swift

@@ -30,7 +30,7 @@ public final class StubTransport: HTTPTransport {
   }
 
   /// Creates a stub that answers from `routes`; requests no route matches fail with the
-  /// "no stub" ``TransportFailure`` that lists the routes.
+  /// "no stub" `TransportFailure` that lists the routes.
   public init(routes: StubRoutes) {
     self.respond = { routes.answer(for: $0) }
   }

@@ -16,7 +16,7 @@ public enum SimulationScenario: String, CaseIterable, Sendable {
   /// Every answer arrives after ``SimulatedPlacesAPI/slowDelay`` (1.5 s by default);
   /// cancelling ends the wait at once.
   case slow
-  /// Every call fails as if the device had no network (``TransportFailure/Kind/notConnectedToInternet``).
+  /// Every call fails as if the device had no network (`TransportFailure/Kind/notConnectedToInternet`).
   case offline
   /// The places endpoints answer 200 with a body that is not valid JSON.
   case badJSON = "bad-json"
