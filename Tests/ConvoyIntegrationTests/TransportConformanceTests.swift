@@ -295,7 +295,7 @@ struct TransportConformanceTests {
 
   @Test(arguments: TransportUnderTest.allCases)
   func reportsARefusedConnection(_ kind: TransportUnderTest) async throws {
-    let port = try freeLoopbackPort()
+    let port = try closedLoopbackPort()
     let connection = ServerConnection(
       configuration: .local(port: port), transport: try kind.make())
     let error = await #expect(throws: ServerConnectionError.self) {
@@ -370,23 +370,4 @@ private func send(_ request: URLRequest, over transport: any HTTPTransport) asyn
   -> TransportResponse
 {
   try await transfer(TransportRequest(urlRequest: request, idleTimeout: 30), over: transport).get()
-}
-
-/// A loopback port nothing listens on: bound, read back, and closed again.
-private func freeLoopbackPort() throws -> Int {
-  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  try #require(descriptor >= 0)
-  defer { close(descriptor) }
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  address.sin_port = 0
-  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-  let bound = withUnsafeMutablePointer(to: &address) { pointer in
-    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-      bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
-    }
-  }
-  try #require(bound)
-  return Int(UInt16(bigEndian: address.sin_port))
 }
