@@ -113,10 +113,17 @@ extension HTTPHeaders: Sequence {
 extension HTTPHeaders {
   /// The headers of a response, read through `value(forHTTPHeaderField:)` semantics.
   public init(_ response: HTTPURLResponse) {
-    var headers = HTTPHeaders()
+    // Every response on the URLSession transport comes through here: names are lowercased once
+    // each rather than in every comparison of the sort, and `String(describing:)` is left for
+    // keys and values that are not already strings.
+    var keyed: [(key: String, field: Field)] = []
+    keyed.reserveCapacity(response.allHeaderFields.count)
     for (key, value) in response.allHeaderFields {
-      headers.add(name: String(describing: key), value: String(describing: value))
+      let name = key.base as? String ?? String(describing: key)
+      let text = value as? String ?? String(describing: value)
+      keyed.append((name.lowercased(), Field(name: name, value: text)))
     }
-    self = HTTPHeaders(headers.fields.sorted { $0.name.lowercased() < $1.name.lowercased() })
+    keyed.sort { $0.key < $1.key }
+    self = HTTPHeaders(keyed.map(\.field))
   }
 }

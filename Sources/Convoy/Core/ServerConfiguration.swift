@@ -12,7 +12,9 @@ public struct ServerConfiguration: Sendable {
   /// The environment's name.
   public var environment: ServerEnvironment
   /// The URL every request path is resolved against; its path is kept as a prefix.
-  public var baseURL: URL
+  public var baseURL: URL {
+    didSet { parsedBase = ParsedBaseURL(baseURL) }
+  }
   /// Headers sent with every request; a request's own headers win.
   public var defaultHeaders: HTTPHeaders
   /// The longest a whole call may take, redirects included, before it fails with
@@ -25,6 +27,9 @@ public struct ServerConfiguration: Sendable {
   public var retryPolicy: RetryPolicy
   /// Where tokens are issued and how they are kept fresh.
   public var authentication: AuthenticationConfiguration
+  /// `baseURL` taken apart once: every call builds a URL, and parsing the base with
+  /// `URLComponents` each time cost about as much as the rest of building the request.
+  private var parsedBase: ParsedBaseURL?
 
   /// Creates a configuration.
   public init(
@@ -43,6 +48,7 @@ public struct ServerConfiguration: Sendable {
     self.redirectPolicy = redirectPolicy
     self.retryPolicy = retryPolicy
     self.authentication = authentication
+    self.parsedBase = ParsedBaseURL(baseURL)
   }
 
   /// A server on this machine at `http://127.0.0.1:port`.
@@ -66,6 +72,21 @@ public struct ServerConfiguration: Sendable {
   ///
   /// - Throws: ``ServerConnectionError/invalidURL(_:)`` when no valid URL results.
   public func url(path: String, queryItems: [URLQueryItem] = []) throws(ServerConnectionError)
+    -> URL
+  {
+    // The common call, a relative path without query items, joins strings around the parsed
+    // base; the general way below gives the same URL, and every error.
+    if queryItems.isEmpty, let parsedBase, Self.absoluteURLComponents(path) == nil,
+      let url = parsedBase.url(appending: path)
+    {
+      return url
+    }
+    return try urlFromComponents(path: path, queryItems: queryItems)
+  }
+
+  /// The general way of ``url(path:queryItems:)``, through `URLComponents`; the fast way must
+  /// give the same URLs (a test compares them).
+  func urlFromComponents(path: String, queryItems: [URLQueryItem]) throws(ServerConnectionError)
     -> URL
   {
     guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true) else {
@@ -98,5 +119,39 @@ public struct ServerConfiguration: Sendable {
     let lowered = path.lowercased()
     guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return nil }
     return URLComponents(string: path)
+  }
+}
+
+/// A valid `http(s)` base URL split around its path: what `URLComponents` would print before the
+/// path (scheme, user, host, port), the percent-encoded path, and what it prints after it (query
+/// and fragment).
+private struct ParsedBaseURL: Sendable {
+  let head: String
+  let path: String
+  let tail: String
+
+  /// `nil` when the base is not an `http(s)` URL with a host: such a base takes the general way.
+  init?(_ baseURL: URL) {
+    guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
+      let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
+      let host = components.host, !host.isEmpty
+    else { return nil }
+    path = components.percentEncodedPath
+    var tail = ""
+    if let query = components.percentEncodedQuery { tail += "?" + query }
+    if let fragment = components.percentEncodedFragment { tail += "#" + fragment }
+    self.tail = tail
+    components.percentEncodedPath = ""
+    components.percentEncodedQuery = nil
+    components.percentEncodedFragment = nil
+    guard let head = components.string else { return nil }
+    self.head = head
+  }
+
+  /// The base with `relativePath` appended as ``ServerConfiguration/url(path:queryItems:)``
+  /// appends it, or `nil` when that does not form a URL.
+  func url(appending relativePath: String) -> URL? {
+    let joined = URLEncoding.joinPaths(path, URLEncoding.encodePath(relativePath))
+    return URL(string: head + joined + tail)
   }
 }

@@ -161,26 +161,44 @@ struct CallPipeline: Sendable {
     _ request: Request, body: PreparedBody, context: inout RequestContext
   ) async throws -> TransportRequest {
     var urlRequest = URLRequest(url: try configuration.url(path: request.path))
-    context.sentRequest = urlRequest
-    let described: [any RequestAdapter] = [
-      MethodAdapter(request.method), QueryItemsAdapter(request.queryItems),
-    ]
-    for adapter in described {
-      urlRequest = try await adapter.adapt(urlRequest, context: context)
+    // What MethodAdapter and QueryItemsAdapter do, written in place: the request is not yet
+    // shared, so nothing is copied, and a GET without query items changes nothing at all.
+    if urlRequest.httpMethod != request.method.rawValue {
+      urlRequest.httpMethod = request.method.rawValue
     }
-    urlRequest.cachePolicy = request.cachePolicy.urlRequestCachePolicy
-    for field in configuration.defaultHeaders.merging(request.headers) {
-      urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+    if !request.queryItems.isEmpty {
+      context.sentRequest = urlRequest
+      urlRequest = try await QueryItemsAdapter(request.queryItems).adapt(
+        urlRequest, context: context)
     }
-    context.sentRequest = urlRequest
+    let cachePolicy = request.cachePolicy.urlRequestCachePolicy
+    if urlRequest.cachePolicy != cachePolicy { urlRequest.cachePolicy = cachePolicy }
+    if !configuration.defaultHeaders.isEmpty || !request.headers.isEmpty {
+      for field in configuration.defaultHeaders.merging(request.headers) {
+        urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+      }
+    }
+    let adapterChain = adapters + request.adapters + authenticationAdapters(for: request)
+    // Adapters of other kinds may read `context.sentRequest` (the request as described, before
+    // any adapter). With only built-in ones nothing reads it before the request is sent, so it is
+    // set afterwards: sharing the request with the context would make their change copy it.
+    let onlyBuiltInAdapters = adapterChain.allSatisfy { $0 is DefaultHeaders }
+    if !onlyBuiltInAdapters { context.sentRequest = urlRequest }
     let bodyFileURL: URL?
     do {
       bodyFileURL = try body.apply(to: &urlRequest)
     } catch {
+      // Only the URL goes into the error, and applying a body leaves it as it was.
+      context.sentRequest = urlRequest
       throw ServerConnectionError.encodingFailed(String(describing: error), context.errorContext())
     }
-    for adapter in adapters + request.adapters + authenticationAdapters(for: request) {
-      urlRequest = try await adapter.adapt(urlRequest, context: context)
+    for adapter in adapterChain {
+      if let defaults = adapter as? DefaultHeaders {
+        // The standard adapter, applied in place: no copy of the request, no suspension.
+        defaults.fill(&urlRequest)
+      } else {
+        urlRequest = try await adapter.adapt(urlRequest, context: context)
+      }
       try Task.checkCancellation(or: .cancelled)
     }
     context.sentRequest = urlRequest

@@ -9,6 +9,11 @@ package enum URLEncoding {
   // pchar (RFC 3986 §3.3) plus "/" separating segments.
   private static let pathAllowed = unreserved.union(CharacterSet(charactersIn: "!$&'()*+,;=:@/"))
 
+  /// `pathAllowed` as a table of ASCII bytes, without `%`, which needs a look at what follows it.
+  private static let plainPathBytes: [Bool] = (0..<128).map { byte in
+    byte != 0x25 && pathAllowed.contains(Unicode.Scalar(UInt8(byte)))
+  }
+
   /// Encodes every character outside the unreserved set.
   package static func encodeStrictly(_ text: String) -> String {
     text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
@@ -30,6 +35,9 @@ package enum URLEncoding {
 
   /// Encodes what may not appear in a path, keeping valid `%XX` escapes as they are.
   package static func encodePath(_ path: String) -> String {
+    // Almost every path is plain ASCII that needs nothing encoded: checking its bytes against a
+    // table is much cheaper than `CharacterSet` lookups per scalar.
+    if path.utf8.allSatisfy({ $0 < 128 && plainPathBytes[Int($0)] }) { return path }
     var output = ""
     let scalars = Array(path.unicodeScalars)
     var index = 0

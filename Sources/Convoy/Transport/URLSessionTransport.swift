@@ -37,8 +37,13 @@ public final class URLSessionTransport: HTTPTransport {
     completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
   ) -> any TransferHandle {
     var urlRequest = request.urlRequest
-    urlRequest.timeoutInterval = request.idleTimeout
-    urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+    // Each change copies the shared request's NSMutableURLRequest: change only what differs.
+    if urlRequest.timeoutInterval != request.idleTimeout {
+      urlRequest.timeoutInterval = request.idleTimeout
+    }
+    if urlRequest.cachePolicy != .reloadIgnoringLocalCacheData {
+      urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+    }
     let handle = Handle()
     let startDate = Date()
     let bytesSent = urlRequest.httpBody?.count ?? request.bodyFileURL.flatMap(Self.fileSize) ?? 0

@@ -19,6 +19,8 @@ public struct MethodAdapter: RequestAdapter {
 
   /// Returns the request with the method set.
   public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+    // Setting a method re-normalizes it and copies the request: skip it when it is already set.
+    guard request.httpMethod != method.rawValue else { return request }
     var request = request
     request.httpMethod = method.rawValue
     return request
