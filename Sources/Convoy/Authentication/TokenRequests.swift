@@ -131,9 +131,8 @@ public struct AccessTokenRequest: RequestDescribing {
       parameters["client_id"] = clientSecret.id
       parameters["client_secret"] = clientSecret.secret
     }
-    let encoded = parameters.sorted { $0.key < $1.key }
-      .map { URLEncoding.encodeStrictly($0.key) + "=" + URLEncoding.encodeStrictly($0.value) }
-      .joined(separator: "&")
+    // RFC 6749 §4.3.2 names the bare media type, without a charset parameter.
+    let encoded = FormURLEncoder().encode(parameters.mapValues(FormValue.string))
     return .data(Data(encoded.utf8), contentType: "application/x-www-form-urlencoded")
   }
 }
