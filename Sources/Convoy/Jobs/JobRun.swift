@@ -12,7 +12,7 @@ final class JobRun<Output: Sendable>: @unchecked Sendable {
   private var root: ResultOperation<Output>?
   private var completion: (@Sendable (Result<Output, any Error>) -> Void)?
   private var stopReason: ServerConnectionError?
-  private var deadline: DispatchWorkItem?
+  private var deadline: DeadlineScheduler.Token?
   private let completionQueue: DispatchQueue?
   private let progress: JobProgressTracker
   private let events: EventEmitter?
@@ -35,14 +35,16 @@ final class JobRun<Output: Sendable>: @unchecked Sendable {
     token.attach(progress)
     token.onCancel { [weak self] in self?.stop(because: .cancelled) }
     if let timeout {
-      let timer = DispatchWorkItem { [weak self] in
+      // The shared scheduler drops a cancelled deadline at once; a dispatch timer per job would
+      // live on until its deadline even after the job completed.
+      let timer = DeadlineScheduler.shared.schedule(after: timeout) { [weak self] in
         self?.stop(because: .timedOut(ErrorContext()))
       }
       let isOver = lock.withLock { () -> Bool in
         deadline = timer
         return completion == nil
       }
-      if !isOver { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer) }
+      if isOver { timer.cancel() }
     }
     let context = OperationContext(
       queues: queues, progress: progress, jobID: events?.jobID)
