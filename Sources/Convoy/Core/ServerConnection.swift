@@ -89,8 +89,8 @@ public final class ServerConnection: Sendable {
         name: .convoySessionDidChange, object: self,
         userInfo: [SessionChange.loggedInKey: session != nil])
     }
-    if transport == nil, !observers.isEmpty, let notice = HTTPTransports.takeFallbackEvent() {
-      for observer in observers { observer.receive(notice) }
+    if transport == nil, !observers.isEmpty, let reason = HTTPTransports.takeFallbackReason() {
+      EventEmitter.notice(to: observers, reason)
     }
   }
 

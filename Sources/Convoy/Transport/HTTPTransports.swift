@@ -30,16 +30,15 @@ public enum HTTPTransports {
 
   private static let fallbackNoticeGiven = Locked(false)
 
-  /// A ``ConvoyEvent/Name/notice`` event carrying ``fallbackReason`` the first time it is asked
-  /// for in the process, `nil` afterwards and whenever there is no fallback, so the fallback is
-  /// reported once: to the observers of the first connection that takes the platform default and
-  /// has observers.
-  static func takeFallbackEvent() -> ConvoyEvent? {
+  /// ``fallbackReason`` the first time it is asked for in the process, `nil` afterwards and
+  /// whenever there is no fallback, so the fallback is reported once: to the observers of the
+  /// first connection that takes the platform default and has observers.
+  static func takeFallbackReason() -> String? {
     guard let reason = fallbackReason else { return nil }
     let isFirst = fallbackNoticeGiven.withLock { given in
       defer { given = true }
       return !given
     }
-    return isFirst ? ConvoyEvent(name: .notice, reason: reason) : nil
+    return isFirst ? reason : nil
   }
 }

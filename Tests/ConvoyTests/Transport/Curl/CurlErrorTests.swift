@@ -33,7 +33,7 @@
 
     @Test func reportsNoFallbackWhileLibcurlIsUsable() {
       #expect(HTTPTransports.fallbackReason == nil)
-      #expect(HTTPTransports.takeFallbackEvent() == nil)
+      #expect(HTTPTransports.takeFallbackReason() == nil)
     }
 
     @Test func describesCodesWithLibcurlsOwnWords() throws {
