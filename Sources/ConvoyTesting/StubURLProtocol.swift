@@ -23,6 +23,10 @@ public class StubURLProtocol: URLProtocol {
   }
 
   private let state = Locked(State())
+  // Held across every call to `client` and across `stopLoading()`, so that once stopLoading
+  // returns no client call is under way or can follow: FoundationNetworking drops the task right
+  // after, and a late call then crashes inside it. Recursive in case a client call re-enters.
+  private let clientLock = NSRecursiveLock()
 
   /// The routes of this class's configuration; `nil` for the base class.
   class var routes: StubRoutes? { nil }
@@ -75,15 +79,19 @@ public class StubURLProtocol: URLProtocol {
 
   /// Ends the wait for a delayed answer; after it returns the client is never called again.
   override public func stopLoading() {
+    clientLock.lock()
     let delivery = state.withLock { state in
       state.isStopped = true
       return state.delivery
     }
+    clientLock.unlock()
     delivery?.stop()
   }
 
   private func deliver(_ result: Result<StubReply, TransportFailure>) {
-    guard let client else { return }
+    clientLock.lock()
+    defer { clientLock.unlock() }
+    guard !state.withLock({ $0.isStopped }), let client else { return }
     switch result {
     case .success(let reply):
       client.urlProtocol(
