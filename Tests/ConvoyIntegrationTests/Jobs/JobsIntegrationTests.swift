@@ -56,14 +56,12 @@ import Testing
     }
   }
 
-  /// One connection for the whole process, as an app keeps one. A connection released while its
-  /// last transfer completes crashes today: `URLSessionTransport.deinit` then runs on the
-  /// session's own queue and its `invalidateAndCancel()` waits for that queue (reported; the
-  /// transport is another branch's work).
-  private static let sharedConnection = ServerConnection(
-    configuration: ServerConfiguration(environment: .local, baseURL: HTTPBin.shared.baseURL))
-
-  private func connection() -> ServerConnection { Self.sharedConnection }
+  /// A connection of the test's own: the suite's tests run in parallel, and on one shared
+  /// connection the slow calls of one test took network slots another test's timing depends on.
+  private func connection() -> ServerConnection {
+    ServerConnection(
+      configuration: ServerConfiguration(environment: .local, baseURL: HTTPBin.shared.baseURL))
+  }
 
   @Test func aChainPassesEachRealAnswerToTheNextRequest() async throws {
     let answer = try await connection().run(HTTPBinLoginJob())
