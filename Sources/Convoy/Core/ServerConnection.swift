@@ -26,6 +26,8 @@ public final class ServerConnection: Sendable {
   public var networkConcurrencyLimit: Int { jobQueues.networkLimit }
   /// The queues jobs run on.
   let jobQueues: JobQueues
+  /// Where calls made with `execute` outside any job run: the network queue, no progress.
+  let callContext: OperationContext
 
   /// The decisions a connection uses by default: retry what is transient, validate, decode.
   public static let standardDecisions: [any ResponseDecision] = [
@@ -71,6 +73,7 @@ public final class ServerConnection: Sendable {
     self.decisions = decisions
     self.observers = observers
     self.jobQueues = JobQueues(networkLimit: networkConcurrencyLimit)
+    self.callContext = OperationContext(queues: jobQueues, progress: nil)
     self.authentication = SessionController(
       configuration: configuration.authentication, store: sessionStore)
     // The renewal pipeline has no session of its own, so renewing can never recurse, and it
@@ -102,14 +105,16 @@ public final class ServerConnection: Sendable {
 
   /// Sends `request` and returns its typed answer.
   ///
-  /// The call runs as a one-request job on the connection's network queue. Cancelling the
-  /// calling task cancels the transfer and throws ``ServerConnectionError/cancelled``.
+  /// The call runs as a ``NetworkRequestOperation`` on the connection's network queue, so it
+  /// waits its turn under ``networkConcurrencyLimit`` like the calls of every job; the calling
+  /// task does the work once the queue starts the operation. Cancelling the calling task cancels
+  /// the transfer and throws ``ServerConnectionError/cancelled``.
   /// - Throws: ``ServerConnectionError`` for everything Convoy judges; errors thrown by custom
   ///   adapters, decisions or response types as they are.
   public func execute<Request: RequestDescribing>(_ request: Request) async throws
     -> Request.Response
   {
-    try await run(RequestJob(request: request))
+    try await operation(for: request).runInCallingTask(on: callContext)
   }
 
   /// Sends `request` and delivers its typed answer on `completionQueue`.
