@@ -63,7 +63,9 @@ func runTransportBenchmark() {
       client: cell.client, bodyBytes: cell.bodyBytes, inFlight: cell.inFlight, result: median)
   }
   for row in rows { print(row.line) }
-  printRatios(rows)
+  printRatios(rows, against: .rawURLSession)
+  // The ceiling: how close each client comes to libcurl driven directly.
+  printRatios(rows, against: .rawLibcurl)
   print("load after: \(loadAverage())")
 }
 
@@ -113,14 +115,14 @@ private func printProgress(_ text: String) {
 private func measure(
   _ fetcher: Fetcher, path: String, url: URL, inFlight: Int, seconds: Double
 ) -> Measurement {
-  let run = RequestBudget(limit: 100_000, seconds: seconds)
+  let budget = RequestBudget(limit: 100_000, seconds: seconds)
   let before = processCPUTime()
   let started = Date()
   let finished = DispatchSemaphore(value: 0)
   switch fetcher {
   case .callback(let fetch):
     for _ in 0..<inFlight {
-      chain(fetch, path: path, url: url, run: run) { finished.signal() }
+      chain(fetch, path: path, url: url, run: budget) { finished.signal() }
     }
     for _ in 0..<inFlight { finished.wait() }
   case .async(let fetch):
@@ -128,16 +130,18 @@ private func measure(
       await withTaskGroup(of: Void.self) { group in
         for _ in 0..<inFlight {
           group.addTask {
-            while run.claim() { run.record(await fetch(path, url)) }
+            while budget.claim() { budget.record(await fetch(path, url)) }
           }
         }
       }
       finished.signal()
     }
     finished.wait()
+  case .loop(let run):
+    run(url, inFlight, budget)
   }
   let elapsed = Date().timeIntervalSince(started)
-  let (completed, failures) = run.counts
+  let (completed, failures) = budget.counts
   return Measurement(
     requests: completed, failures: failures, seconds: elapsed,
     cpuSeconds: processCPUTime() - before)
@@ -158,7 +162,8 @@ private func chain(
   }
 }
 
-private final class RequestBudget: @unchecked Sendable {
+/// How many requests a cell may still start, and how many finished.
+final class RequestBudget: @unchecked Sendable {
   private let lock = NSLock()
   private let limit: Int
   private let deadline: Date
@@ -217,15 +222,15 @@ private struct TransportRow {
   }
 }
 
-private func printRatios(_ rows: [TransportRow]) {
-  print("\nagainst raw URLSession (throughput ×, CPU per request ×):")
+private func printRatios(_ rows: [TransportRow], against baseline: TransportClient) {
+  print("\nagainst \(baseline.rawValue) (throughput ×, CPU per request ×):")
   for bodyBytes in Set(rows.map(\.bodyBytes)).sorted() {
     for inFlight in [1, 8] {
       let cell = rows.filter { $0.bodyBytes == bodyBytes && $0.inFlight == inFlight }
-      guard let raw = cell.first(where: { $0.client == .rawURLSession }) else { continue }
-      for row in cell where row.client != .rawURLSession {
-        let speed = row.result.requestsPerSecond / raw.result.requestsPerSecond
-        let cpu = row.result.cpuMicrosecondsPerRequest / raw.result.cpuMicrosecondsPerRequest
+      guard let base = cell.first(where: { $0.client == baseline }) else { continue }
+      for row in cell where row.client != baseline {
+        let speed = row.result.requestsPerSecond / base.result.requestsPerSecond
+        let cpu = row.result.cpuMicrosecondsPerRequest / base.result.cpuMicrosecondsPerRequest
         print(
           "  \(bodyBytes / 1_024) KB, \(inFlight) in flight, \(row.client.rawValue): "
             + String(format: "%.2f× throughput, %.3f× CPU", speed, cpu))

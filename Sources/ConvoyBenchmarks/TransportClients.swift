@@ -14,6 +14,9 @@ enum TransportClient: String, CaseIterable {
   case curlTransportAlone = "CurlTransport alone"
   /// The same, awaited from a task: shows what the hop back to the task's thread costs.
   case curlTransportAwaited = "CurlTransport awaited"
+  /// libcurl driven directly from one thread, as a C program would: the ceiling for anything
+  /// built on the same libcurl.
+  case rawLibcurl = "raw libcurl"
 
   /// A fetcher bound to `port`, or `nil` when the client cannot run here (no libcurl).
   func makeFetcher(port: Int) -> Fetcher? {
@@ -33,6 +36,15 @@ enum TransportClient: String, CaseIterable {
       #if os(Linux)
         guard let transport = try? CurlTransport() else { return nil }
         return .callback(TransportFetcher(transport: transport).fetch)
+      #else
+        return nil
+      #endif
+    case .rawLibcurl:
+      #if os(Linux)
+        guard let loop = RawLibcurlLoop() else { return nil }
+        return .loop { url, inFlight, budget in
+          loop.run(url: url, inFlight: inFlight, budget: budget)
+        }
       #else
         return nil
       #endif
@@ -58,6 +70,9 @@ enum Fetcher {
   case callback(@Sendable (String, URL, @escaping @Sendable (Bool) -> Void) -> Void)
   /// Returns when done.
   case async(@Sendable (String, URL) async -> Bool)
+  /// Runs the whole cell itself on the calling thread: keeps the given number of requests in
+  /// flight until the budget is spent.
+  case loop(@Sendable (URL, Int, RequestBudget) -> Void)
 }
 
 private final class RawURLSessionFetcher: Sendable {
@@ -93,7 +108,10 @@ private final class ConvoyFetcher: Sendable {
   private let connection: ServerConnection
 
   init(port: Int, transport: any HTTPTransport) {
-    connection = ServerConnection(configuration: .local(port: port), transport: transport)
+    // The default limit (6) would keep two of the "8 in flight" requests waiting on the queue,
+    // which the raw clients never do.
+    connection = ServerConnection(
+      configuration: .local(port: port), transport: transport, networkConcurrencyLimit: 8)
   }
 
   func fetch(path: String, url: URL) async -> Bool {

@@ -14,42 +14,43 @@
   /// System V and on Linux AArch64 such a variadic argument travels in the same register as a
   /// fixed one. On x86-64 the callee also reads `%al` only to decide whether to spill vector
   /// registers (`test %al,%al`), so an arbitrary value there is harmless.
-  struct CurlLibrary: @unchecked Sendable {
-    typealias Easy = OpaquePointer
-    typealias Multi = OpaquePointer
-    typealias SList = OpaquePointer
+  package struct CurlLibrary: @unchecked Sendable {
+    package typealias Easy = OpaquePointer
+    package typealias Multi = OpaquePointer
+    package typealias SList = OpaquePointer
     /// `size_t (*)(char *, size_t, size_t, void *)`: the write, header and read callbacks.
-    typealias DataCallback =
+    package typealias DataCallback =
       @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
 
     /// libcurl 7.68.0 added `curl_multi_wakeup`, which the event loop needs.
     static let minimumVersion: UInt32 = 0x07_44_00
 
-    let versionNumber: UInt32
-    let version: String
+    package let versionNumber: UInt32
+    package let version: String
 
-    let easyInit: @convention(c) () -> Easy?
-    let easyCleanup: @convention(c) (Easy) -> Void
-    let easySetLong: @convention(c) (Easy, Int32, Int) -> Int32
-    let easySetPointer: @convention(c) (Easy, Int32, UnsafeRawPointer?) -> Int32
-    let easySetCallback: @convention(c) (Easy, Int32, DataCallback) -> Int32
-    let easyStrerror: @convention(c) (Int32) -> UnsafePointer<CChar>?
-    let slistAppend: @convention(c) (SList?, UnsafePointer<CChar>) -> SList?
-    let slistFreeAll: @convention(c) (SList?) -> Void
-    let multiInit: @convention(c) () -> Multi?
-    let multiCleanup: @convention(c) (Multi) -> Int32
-    let multiSetLong: @convention(c) (Multi, Int32, Int) -> Int32
-    let multiAddHandle: @convention(c) (Multi, Easy) -> Int32
-    let multiRemoveHandle: @convention(c) (Multi, Easy) -> Int32
-    let multiPerform: @convention(c) (Multi, UnsafeMutablePointer<Int32>) -> Int32
-    let multiPoll:
+    package let easyInit: @convention(c) () -> Easy?
+    package let easyCleanup: @convention(c) (Easy) -> Void
+    package let easySetLong: @convention(c) (Easy, Int32, Int) -> Int32
+    package let easySetPointer: @convention(c) (Easy, Int32, UnsafeRawPointer?) -> Int32
+    package let easySetCallback: @convention(c) (Easy, Int32, DataCallback) -> Int32
+    package let easyStrerror: @convention(c) (Int32) -> UnsafePointer<CChar>?
+    package let slistAppend: @convention(c) (SList?, UnsafePointer<CChar>) -> SList?
+    package let slistFreeAll: @convention(c) (SList?) -> Void
+    package let multiInit: @convention(c) () -> Multi?
+    package let multiCleanup: @convention(c) (Multi) -> Int32
+    package let multiSetLong: @convention(c) (Multi, Int32, Int) -> Int32
+    package let multiAddHandle: @convention(c) (Multi, Easy) -> Int32
+    package let multiRemoveHandle: @convention(c) (Multi, Easy) -> Int32
+    package let multiPerform: @convention(c) (Multi, UnsafeMutablePointer<Int32>) -> Int32
+    package let multiPoll:
       @convention(c) (Multi, UnsafeMutableRawPointer?, UInt32, Int32, UnsafeMutablePointer<Int32>?)
         -> Int32
-    let multiWakeup: @convention(c) (Multi) -> Int32
-    let multiInfoRead: @convention(c) (Multi, UnsafeMutablePointer<Int32>) -> UnsafeRawPointer?
+    package let multiWakeup: @convention(c) (Multi) -> Int32
+    package let multiInfoRead:
+      @convention(c) (Multi, UnsafeMutablePointer<Int32>) -> UnsafeRawPointer?
 
     /// The loaded library, or why it cannot be used; decided once per process.
-    static let shared = load("libcurl.so.4")
+    package static let shared = load("libcurl.so.4")
 
     /// Loads `name`: the system library in production, a missing one in tests of the fallback.
     static func load(_ name: String) -> Result<CurlLibrary, CurlTransportUnavailable> {
@@ -113,7 +114,7 @@
     }
 
     /// libcurl's own sentence for an easy-interface result code.
-    func describe(_ code: Int32) -> String {
+    package func describe(_ code: Int32) -> String {
       easyStrerror(code).map { String(cString: $0) } ?? "unknown error"
     }
   }
