@@ -15,6 +15,11 @@
     private var submitted: [CurlTransfer] = []
     private var cancelled: [CurlTransfer] = []
     private var isStopping = false
+    /// Whether the loop is in (or about to enter) `curl_multi_poll` with nothing posted, and no
+    /// wake-up is on its way yet. Only then does posting need `curl_multi_wakeup`: a loop that is
+    /// awake looks at the posted work before it polls again, so with many transfers in flight
+    /// most submissions skip the system call and the wake-up it causes.
+    private var isWaitingForWork = false
 
     /// The transfers whose easy handles are in the multi handle; holding them here keeps the
     /// objects libcurl's callbacks point at alive. Touched by the loop thread only.
@@ -42,29 +47,35 @@
 
     /// Hands a configured transfer to the loop; `false` once the loop is stopping.
     func submit(_ transfer: CurlTransfer) -> Bool {
-      let accepted = lock.withLock {
-        guard !isStopping else { return false }
-        submitted.append(transfer)
-        return true
-      }
-      if accepted { _ = library.multiWakeup(multi) }
-      return accepted
+      post { submitted.append(transfer) }
     }
 
     /// Asks the loop to detach a transfer that has already reported its cancellation.
     func cancel(_ transfer: CurlTransfer) {
-      let accepted = lock.withLock {
-        guard !isStopping else { return false }
-        cancelled.append(transfer)
-        return true
-      }
-      if accepted { _ = library.multiWakeup(multi) }
+      _ = post { cancelled.append(transfer) }
     }
 
     /// Ends the loop; transfers still running complete as cancelled.
     func stop() {
-      lock.withLock { isStopping = true }
+      lock.withLock {
+        isStopping = true
+        isWaitingForWork = false
+      }
       _ = library.multiWakeup(multi)
+    }
+
+    /// Records work for the loop and wakes it if it is waiting; `false` once the loop is stopping.
+    private func post(_ record: () -> Void) -> Bool {
+      let (accepted, wake) = lock.withLock { () -> (Bool, Bool) in
+        guard !isStopping else { return (false, false) }
+        record()
+        defer { isWaitingForWork = false }
+        return (true, isWaitingForWork)
+      }
+      // A wake-up sent before the loop reaches `curl_multi_poll` is not lost: it stays pending and
+      // ends that poll at once.
+      if wake { _ = library.multiWakeup(multi) }
+      return accepted
     }
 
     private func run() {
@@ -94,8 +105,16 @@
         if stopping { break }
         _ = library.multiPerform(multi, &running)
         completeFinishedTransfers()
+        // Completions often post the next transfer from this very thread: take it at once.
+        let mayWait = lock.withLock { () -> Bool in
+          guard submitted.isEmpty, cancelled.isEmpty, !isStopping else { return false }
+          isWaitingForWork = true
+          return true
+        }
+        guard mayWait else { continue }
         // libcurl shortens the wait to its own next timer; the cap only bounds an idle thread.
         _ = library.multiPoll(multi, nil, 0, active.isEmpty ? 60_000 : 1_000, &pending)
+        lock.withLock { isWaitingForWork = false }
       }
       for transfer in active.values {
         _ = library.multiRemoveHandle(multi, transfer.easy)
