@@ -59,18 +59,29 @@ struct StubOutcome: Sendable {
 }
 
 /// Delivers one outcome after its delay, exactly once, unless stopped first.
-///
-/// The receiver runs while the delivery's lock is held, so `stop()` returns only once a
-/// delivery in progress is over: a `URLProtocol` must not call its client after `stopLoading`
-/// (FoundationNetworking crashes), and this is what guarantees it. The lock is recursive because
-/// a receiver may stop its own delivery.
 final class StubDelivery: @unchecked Sendable {
   typealias Receiver = @Sendable (Result<StubReply, TransportFailure>) -> Void
 
+  /// How a delivery and a stop exclude each other.
+  enum Exclusion {
+    /// The receiver runs outside the lock: a stop never waits for a delivery in progress. A
+    /// transport's completion resumes a task's continuation, which takes the task's own lock,
+    /// while cancelling that task holds the task's lock and stops the delivery: a receiver run
+    /// under this lock would deadlock the two.
+    case receiverOutsideLock
+    /// The receiver runs while the lock is held, so `stop()` returns only once a delivery in
+    /// progress is over: a `URLProtocol` must not call its client after `stopLoading`
+    /// (FoundationNetworking crashes). The lock is recursive because a receiver may stop its
+    /// own delivery.
+    case stopWaitsForDelivery
+  }
+
   private let lock = NSRecursiveLock()
+  private let exclusion: Exclusion
   private var receiver: Receiver?
 
-  init(receiver: @escaping Receiver) {
+  init(_ exclusion: Exclusion, receiver: @escaping Receiver) {
+    self.exclusion = exclusion
     self.receiver = receiver
   }
 
@@ -84,7 +95,7 @@ final class StubDelivery: @unchecked Sendable {
     }
   }
 
-  /// Stops the delivery, waiting for one in progress to end.
+  /// Stops the delivery; with ``Exclusion/stopWaitsForDelivery``, waits for one in progress.
   ///
   /// - Returns: The receiver when it had not run yet, so the caller can report the stop.
   @discardableResult
@@ -97,9 +108,14 @@ final class StubDelivery: @unchecked Sendable {
 
   private func deliver(_ result: Result<StubReply, TransportFailure>) {
     lock.lock()
-    defer { lock.unlock() }
-    guard let receiver else { return }
+    let receiver = self.receiver
     self.receiver = nil
-    receiver(result)
+    guard exclusion == .stopWaitsForDelivery else {
+      lock.unlock()
+      receiver?(result)
+      return
+    }
+    defer { lock.unlock() }
+    receiver?(result)
   }
 }

@@ -50,7 +50,7 @@ public final class StubTransport: HTTPTransport {
     let startDate = Date()
     let stubRequest = StubRequest(request)
     let outcome = StubOutcome(respond(stubRequest), for: stubRequest)
-    let delivery = StubDelivery { result in
+    let delivery = StubDelivery(.receiverOutsideLock) { result in
       completion(
         result.map { reply in
           TransportResponse(

@@ -69,7 +69,9 @@ public class StubURLProtocol: URLProtocol {
     let stubRequest = StubRequest(TransportRequest(urlRequest: request))
     let outcome = StubOutcome(routes.answer(for: stubRequest), for: stubRequest)
     let reference = Reference(target: self)
-    let delivery = StubDelivery { result in reference.target.deliver(result) }
+    let delivery = StubDelivery(.stopWaitsForDelivery) { result in
+      reference.target.deliver(result)
+    }
     let isStopped = state.withLock { state in
       state.delivery = delivery
       return state.isStopped
