@@ -17,7 +17,7 @@ public struct ResponseDecoding: ResponseDecision {
       return .fail(
         ServerConnectionError.decodingFailed(
           DecodingFailure(error, responseType: Request.Response.self),
-          context.errorContext(statusCode: response.httpURLResponse.statusCode, body: response.data)
+          context.errorContext(statusCode: response.statusCode, body: response.data)
         ))
     }
   }
