@@ -11,7 +11,7 @@ public struct ResponseDecoding: ResponseDecision {
     do {
       return .done(
         try Request.Response(
-          data: response.data, httpURLResponse: response.httpURLResponse,
+          data: response.data, response: response.head,
           decoder: context.decoder))
     } catch {
       return .fail(
