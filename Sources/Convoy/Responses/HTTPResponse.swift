@@ -16,8 +16,8 @@ import Foundation
 /// use, once, and never for callers that only read ``statusCode``, ``url`` and ``headers``.
 ///
 /// ```swift
-/// let response = try await connection.execute(GetPlace(id: 1)).response
-/// if response.statusCode == 200, let tag = response.headers["ETag"] { remember(tag) }
+/// let answer = try await connection.execute(PlacesRequest())
+/// let etag = answer.response.headers["etag"]  // whatever case the server used
 /// ```
 public struct HTTPResponse: Sendable {
   /// The status code, such as `200` or `404`.
