@@ -73,9 +73,9 @@ public struct TransportResponse: Sendable {
     self.metrics = metrics
   }
 
-  /// Creates a response from Foundation's, which becomes the head's ``HTTPResponse/httpURLResponse``;
-  /// `headers`, when given, replace those read from it (a transport that kept repeated fields
-  /// apart knows more than `HTTPURLResponse` holds).
+  /// Creates a response from Foundation's, which becomes the head's
+  /// ``HTTPResponse/httpURLResponse``; `headers`, when given, replace those read from it (a
+  /// transport that kept repeated fields apart knows more than `HTTPURLResponse` holds).
   public init(
     httpURLResponse: HTTPURLResponse, headers: HTTPHeaders? = nil, data: Data,
     metrics: TransferMetrics
