@@ -96,7 +96,7 @@ private final class TransportFetcher: Sendable {
   func fetch(path: String, url: URL, done: @escaping @Sendable (Bool) -> Void) {
     _ = transport.startTransfer(TransportRequest(urlRequest: URLRequest(url: url))) { result in
       if case .success(let response) = result {
-        done(response.httpURLResponse.statusCode == 200 && !response.data.isEmpty)
+        done(response.statusCode == 200 && !response.data.isEmpty)
       } else {
         done(false)
       }

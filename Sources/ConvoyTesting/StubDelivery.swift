@@ -27,11 +27,18 @@ struct StubReply: Sendable {
   var headers: HTTPHeaders
   var body: Data
 
-  func httpURLResponse(for url: URL?) -> HTTPURLResponse {
-    HTTPURLResponse(
-      url: url ?? URL(string: "http://stub.invalid/")!, statusCode: status,
-      httpVersion: "HTTP/1.1", headerFields: headers.dictionary)!
+  /// The head a transport hands on; a request without a URL gets a placeholder, as a server
+  /// that answered always has one.
+  func head(for url: URL?) -> HTTPResponse {
+    HTTPResponse(statusCode: status, url: url ?? Self.placeholderURL, headers: headers)
   }
+
+  /// The head as a `URLProtocol` client takes it.
+  func httpURLResponse(for url: URL?) -> HTTPURLResponse {
+    head(for: url).httpURLResponse
+  }
+
+  private static let placeholderURL = URL(string: "http://stub.invalid/")!
 }
 
 /// A settled answer: how long to wait, then what to deliver.

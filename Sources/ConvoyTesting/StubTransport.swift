@@ -54,8 +54,7 @@ public final class StubTransport: HTTPTransport {
       completion(
         result.map { reply in
           TransportResponse(
-            httpURLResponse: reply.httpURLResponse(for: request.urlRequest.url),
-            headers: reply.headers, data: reply.body,
+            head: reply.head(for: request.urlRequest.url), data: reply.body,
             metrics: TransferMetrics(
               startDate: startDate, duration: Date().timeIntervalSince(startDate),
               bytesReceived: reply.body.count, bytesSent: stubRequest.body.count))

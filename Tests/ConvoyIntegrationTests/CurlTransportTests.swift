@@ -1,8 +1,9 @@
 #if os(Linux)
-  import Convoy
   import Foundation
   import FoundationNetworking
   import Testing
+
+  @testable import Convoy
 
   /// What only the curl transport promises, beyond the conformance suite.
   @Suite(.timeLimit(.minutes(1)))
@@ -14,10 +15,18 @@
       #expect(response.httpURLResponse.value(forHTTPHeaderField: "X-Dup") == "first, second")
     }
 
+    @Test func answersWithoutBuildingAnHTTPURLResponse() async throws {
+      let url = HTTPBin.shared.url("/response-headers?X-One=1")
+      let response = try await answer(to: TransportRequest(urlRequest: URLRequest(url: url)))
+      #expect(response.statusCode == 200)
+      #expect(response.headers["x-one"] == "1")
+      #expect(!response.head.isHTTPURLResponseBuilt)
+    }
+
     @Test func returnsARedirectInsteadOfFollowingIt() async throws {
       let url = HTTPBin.shared.url("/redirect-to?url=/get&status_code=307")
       let response = try await answer(to: TransportRequest(urlRequest: URLRequest(url: url)))
-      #expect(response.httpURLResponse.statusCode == 307)
+      #expect(response.statusCode == 307)
       #expect(response.headers["location"] == "/get")
     }
 

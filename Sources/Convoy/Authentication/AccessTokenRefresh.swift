@@ -11,7 +11,7 @@ struct AccessTokenRefresh: ResponseDecision {
   ) async throws -> ResponseDecisionOutcome<Request.Response> {
     let signals = context.configuration.authentication
     guard
-      signals.signalsInvalidToken(status: response.httpURLResponse.statusCode, body: response.data),
+      signals.signalsInvalidToken(status: response.statusCode, body: response.data),
       let header = context.sentRequest?.value(forHTTPHeaderField: "Authorization"),
       let staleToken = header.split(separator: " ", maxSplits: 1).last
     else { return .proceed(response) }

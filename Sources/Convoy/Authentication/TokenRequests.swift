@@ -11,6 +11,11 @@ public struct ClientSecretRequest: RequestDescribing {
   public struct Response: ResponseDescribing {
     /// The credentials issued.
     public let clientSecret: ClientSecret
+    /// The status, URL and headers.
+    public let response: HTTPResponse
+
+    /// The response as Foundation's type, built on first access.
+    public var httpURLResponse: HTTPURLResponse { response.httpURLResponse }
 
     private struct Payload: Decodable {
       var clientId: String
@@ -18,7 +23,8 @@ public struct ClientSecretRequest: RequestDescribing {
     }
 
     /// Decodes `{"client_id": …, "client_secret": …}`.
-    public init(data: Data, httpURLResponse: HTTPURLResponse) throws {
+    public init(data: Data, response: HTTPResponse) throws {
+      self.response = response
       let decoder = JSONDecoder()
       decoder.keyDecodingStrategy = .convertFromSnakeCase
       let payload = try decoder.decode(Payload.self, from: data)
@@ -63,6 +69,11 @@ public struct AccessTokenRequest: RequestDescribing {
   public struct Response: ResponseDescribing {
     /// The token, with its expiry computed from `expires_in`.
     public let accessToken: AccessToken
+    /// The status, URL and headers.
+    public let response: HTTPResponse
+
+    /// The response as Foundation's type, built on first access.
+    public var httpURLResponse: HTTPURLResponse { response.httpURLResponse }
 
     private struct Payload: Decodable {
       var accessToken: String
@@ -72,7 +83,8 @@ public struct AccessTokenRequest: RequestDescribing {
     }
 
     /// Decodes the token endpoint's JSON.
-    public init(data: Data, httpURLResponse: HTTPURLResponse) throws {
+    public init(data: Data, response: HTTPResponse) throws {
+      self.response = response
       let decoder = JSONDecoder()
       decoder.keyDecodingStrategy = .convertFromSnakeCase
       let payload = try decoder.decode(Payload.self, from: data)

@@ -64,9 +64,8 @@ struct CacheEntry: Sendable {
   func transportResponse(age: TimeInterval, metrics: TransferMetrics) -> TransportResponse {
     var headers = headers
     headers["Age"] = String(Int(max(0, age)))
-    let response = HTTPURLResponse(
-      url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)!
     return TransportResponse(
-      httpURLResponse: response, headers: headers, data: body, metrics: metrics)
+      head: HTTPResponse(statusCode: statusCode, url: url, headers: headers), data: body,
+      metrics: metrics)
   }
 }

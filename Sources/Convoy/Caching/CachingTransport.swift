@@ -110,7 +110,7 @@ public final class CachingTransport: HTTPTransport {
     let handle = transport.startTransfer(sent) { [self] result in
       guard case .success(let response) = result else { return completion(result) }
       let responseDate = cache.now()
-      guard response.httpURLResponse.statusCode == 304, let entry else {
+      guard response.statusCode == 304, let entry else {
         cache.storeIfAllowed(
           response, for: request.urlRequest, requestDate: requestDate, responseDate: responseDate)
         return completion(result)

@@ -115,7 +115,7 @@ public final class HTTPCache: Sendable {
     let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
     guard method == .get || method == .head else { return }
     let key = CacheEntry.key(method: method, url: url)
-    let status = response.httpURLResponse.statusCode
+    let status = response.statusCode
     let control = CacheControl(response.headers)
     let hasExplicitFreshness = control.maxAge != nil || response.headers.contains("Expires")
     let hasValidators =
@@ -142,7 +142,7 @@ public final class HTTPCache: Sendable {
   /// RFC 9111 §4.4: a successful unsafe request makes what is stored for its URL, and for the
   /// same-origin `Location` and `Content-Location` it names, out of date.
   func invalidate(after request: URLRequest, response: TransportResponse) {
-    guard let url = request.url, (200..<400).contains(response.httpURLResponse.statusCode)
+    guard let url = request.url, (200..<400).contains(response.statusCode)
     else { return }
     removeResponses(for: url)
     for name in ["Location", "Content-Location"] {

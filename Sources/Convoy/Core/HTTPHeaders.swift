@@ -92,6 +92,26 @@ public struct HTTPHeaders: Sendable, Hashable {
     Dictionary(uniqueKeysWithValues: uniqueNames.map { ($0, self[$0] ?? "") })
   }
 
+  /// The fields as `HTTPURLResponse` takes them: repeated names joined by `", "`, the first
+  /// spelling kept.
+  ///
+  /// The same result as ``dictionary``, built without its Foundation case-insensitive
+  /// comparisons of every pair of names, which cost more CPU than the rest of a small transfer.
+  var joinedFields: [String: String] {
+    var joined: [String: String] = Dictionary(minimumCapacity: fields.count)
+    var seen: [String: String] = Dictionary(minimumCapacity: fields.count)
+    for field in fields {
+      let key = field.name.lowercased()
+      if let name = seen[key] {
+        joined[name]! += ", " + field.value
+      } else {
+        seen[key] = field.name
+        joined[field.name] = field.value
+      }
+    }
+    return joined
+  }
+
   /// Whether there are no fields.
   public var isEmpty: Bool { fields.isEmpty }
 }

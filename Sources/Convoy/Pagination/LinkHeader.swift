@@ -7,7 +7,8 @@ import Foundation
 /// The links of a `Link` header (RFC 8288 §3), resolved to absolute URLs.
 ///
 /// ```swift
-/// let next = LinkHeader(response: httpURLResponse).url(forRelation: "next")
+/// let page = try await connection.execute(Repositories())
+/// let next = LinkHeader(response: page.response).url(forRelation: "next")
 /// ```
 public struct LinkHeader: Sendable, Hashable {
   /// One link.
@@ -35,8 +36,8 @@ public struct LinkHeader: Sendable, Hashable {
   }
 
   /// Parses the `Link` fields of `response`, resolving against its URL.
-  public init(response: HTTPURLResponse) {
-    self.init(response.value(forHTTPHeaderField: "Link") ?? "", baseURL: response.url)
+  public init(response: HTTPResponse) {
+    self.init(response.headers["Link"] ?? "", baseURL: response.url)
   }
 
   /// The target of the first link with relation `relation` (compared case-insensitively).

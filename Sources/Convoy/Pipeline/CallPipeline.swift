@@ -80,9 +80,9 @@ struct CallPipeline: Sendable {
       case .failure(let error):
         throw error
       }
-      events.emit(.responseReceived, url: response.httpURLResponse.url ?? sentURL) {
+      events.emit(.responseReceived, url: response.head.url ?? sentURL) {
         $0.attempt = context.attempt
-        $0.status = response.httpURLResponse.statusCode
+        $0.status = response.statusCode
         $0.bytes = response.metrics.bytesReceived
         $0.duration = response.metrics.duration
       }
@@ -91,19 +91,19 @@ struct CallPipeline: Sendable {
         response, for: request, with: chain, context: context, events: events)
       switch outcome {
       case .done(let value):
-        return (value, response.httpURLResponse.statusCode)
+        return (value, response.statusCode)
       case .fail(let error):
         throw error
       case .proceed(let last):
         throw ServerConnectionError.unexpectedResponse(
-          context.errorContext(statusCode: last.httpURLResponse.statusCode, body: last.data))
+          context.errorContext(statusCode: last.statusCode, body: last.data))
       case .restart(let replacement):
         try checkRunaway(context, response: response)
         chain = replacement ?? chain
       case .retry(let delay):
         try checkRunaway(context, response: response)
         try await wait(
-          delay, before: &context, reason: "status \(response.httpURLResponse.statusCode)",
+          delay, before: &context, reason: "status \(response.statusCode)",
           events: events)
       }
     }
@@ -114,7 +114,7 @@ struct CallPipeline: Sendable {
   ) throws(ServerConnectionError) {
     guard context.attempt < Self.maximumAttempts + context.retryPolicy.maximumRetries else {
       throw .unexpectedResponse(
-        context.errorContext(statusCode: response.httpURLResponse.statusCode))
+        context.errorContext(statusCode: response.statusCode))
     }
   }
 

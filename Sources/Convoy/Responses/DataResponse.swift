@@ -8,12 +8,15 @@ import Foundation
 public struct DataResponse: ResponseDescribing {
   /// The body.
   public let data: Data
-  /// The response.
-  public let httpURLResponse: HTTPURLResponse
+  /// The status, URL and headers.
+  public let response: HTTPResponse
+
+  /// The response as Foundation's type, built on first access.
+  public var httpURLResponse: HTTPURLResponse { response.httpURLResponse }
 
   /// Keeps the body and the response as they are.
-  public init(data: Data, httpURLResponse: HTTPURLResponse) throws {
+  public init(data: Data, response: HTTPResponse) throws {
     self.data = data
-    self.httpURLResponse = httpURLResponse
+    self.response = response
   }
 }

@@ -6,11 +6,14 @@ import Foundation
 
 /// An answer whose body, if any, is ignored (`204 No Content`, `DELETE` and the like).
 public struct EmptyResponse: ResponseDescribing {
-  /// The response.
-  public let httpURLResponse: HTTPURLResponse
+  /// The status, URL and headers.
+  public let response: HTTPResponse
+
+  /// The response as Foundation's type, built on first access.
+  public var httpURLResponse: HTTPURLResponse { response.httpURLResponse }
 
   /// Keeps the response and drops the body.
-  public init(data: Data, httpURLResponse: HTTPURLResponse) throws {
-    self.httpURLResponse = httpURLResponse
+  public init(data: Data, response: HTTPResponse) throws {
+    self.response = response
   }
 }

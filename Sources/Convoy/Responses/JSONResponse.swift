@@ -8,17 +8,20 @@ import Foundation
 public struct JSONResponse<Value: Decodable & Sendable>: ResponseDescribing {
   /// The decoded body.
   public let value: Value
-  /// The response the body came with.
-  public let httpURLResponse: HTTPURLResponse
+  /// The status, URL and headers the body came with.
+  public let response: HTTPResponse
+
+  /// The response as Foundation's type, built on first access.
+  public var httpURLResponse: HTTPURLResponse { response.httpURLResponse }
 
   /// Decodes with a default `JSONDecoder`.
-  public init(data: Data, httpURLResponse: HTTPURLResponse) throws {
-    try self.init(data: data, httpURLResponse: httpURLResponse, decoder: JSONDecoder())
+  public init(data: Data, response: HTTPResponse) throws {
+    try self.init(data: data, response: response, decoder: JSONDecoder())
   }
 
   /// Decodes with the connection's or request's decoder.
-  public init(data: Data, httpURLResponse: HTTPURLResponse, decoder: JSONDecoder) throws {
+  public init(data: Data, response: HTTPResponse, decoder: JSONDecoder) throws {
     self.value = try decoder.decode(Value.self, from: data)
-    self.httpURLResponse = httpURLResponse
+    self.response = response
   }
 }

@@ -74,7 +74,7 @@ final class Exchange: @unchecked Sendable {
     case .success(let response):
       do {
         if let next = try policy.nextRequest(
-          after: request, response: response.httpURLResponse, hopsSoFar: hops)
+          after: request, response: response.head, hopsSoFar: hops)
         {
           send(next, hops: hops + 1)
         } else {

@@ -52,23 +52,36 @@ public struct TransportRequest: Sendable {
 /// What a transport got back.
 public struct TransportResponse: Sendable {
   /// The status, URL and headers.
-  public var httpURLResponse: HTTPURLResponse
-  /// The headers with repeated fields kept apart, where the transport can tell them apart.
-  public var headers: HTTPHeaders
+  public var head: HTTPResponse
   /// The body, decompressed; empty when there was none.
   public var data: Data
   /// Timing and size of the exchange.
   public var metrics: TransferMetrics
 
-  /// Creates a response; `headers` defaults to those of `httpURLResponse`.
+  /// The status code of ``head``.
+  public var statusCode: Int { head.statusCode }
+  /// The headers of ``head``, with repeated fields kept apart where the transport can tell them
+  /// apart.
+  public var headers: HTTPHeaders { head.headers }
+  /// The head as Foundation's type, built on first access (see ``HTTPResponse/httpURLResponse``).
+  public var httpURLResponse: HTTPURLResponse { head.httpURLResponse }
+
+  /// Creates a response.
+  public init(head: HTTPResponse, data: Data, metrics: TransferMetrics) {
+    self.head = head
+    self.data = data
+    self.metrics = metrics
+  }
+
+  /// Creates a response from Foundation's, which becomes the head's
+  /// ``HTTPResponse/httpURLResponse``; `headers`, when given, replace those read from it (a
+  /// transport that kept repeated fields apart knows more than `HTTPURLResponse` holds).
   public init(
     httpURLResponse: HTTPURLResponse, headers: HTTPHeaders? = nil, data: Data,
     metrics: TransferMetrics
   ) {
-    self.httpURLResponse = httpURLResponse
-    self.headers = headers ?? HTTPHeaders(httpURLResponse)
-    self.data = data
-    self.metrics = metrics
+    let head = HTTPResponse(httpURLResponse, headers: headers ?? HTTPHeaders(httpURLResponse))
+    self.init(head: head, data: data, metrics: metrics)
   }
 }
 

@@ -39,10 +39,10 @@ public struct RedirectPolicy: Sendable, Hashable {
   ///   - hopsSoFar: How many redirects were already followed.
   /// - Throws: A ``TransportFailure`` when the hop limit is passed.
   public func nextRequest(
-    after request: TransportRequest, response: HTTPURLResponse, hopsSoFar: Int
+    after request: TransportRequest, response: HTTPResponse, hopsSoFar: Int
   ) throws(TransportFailure) -> TransportRequest? {
     guard maximumHops > 0, Self.redirectStatuses.contains(response.statusCode),
-      let location = response.value(forHTTPHeaderField: "Location"),
+      let location = response.headers["Location"],
       let current = request.urlRequest.url,
       let target = URL(string: location, relativeTo: current)?.absoluteURL,
       let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"

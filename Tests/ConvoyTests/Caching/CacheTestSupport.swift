@@ -55,7 +55,7 @@ extension ServerConnection {
 
 extension DataResponse {
   var text: String { String(decoding: data, as: UTF8.self) }
-  var status: Int { httpURLResponse.statusCode }
+  var status: Int { response.statusCode }
 }
 
 /// Polls `condition` every 5 ms for at most `timeout` seconds; returns whether it became true.

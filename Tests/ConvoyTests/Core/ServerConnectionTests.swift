@@ -76,7 +76,7 @@ private struct SlowRequest: RequestDescribing {
     }
     let response = try await connection.execute(PlacesRequest())
     #expect(response.value.map(\.name) == ["Harbour", "Bridge"])
-    #expect(response.httpURLResponse.statusCode == 200)
+    #expect(response.response.statusCode == 200)
     let sent = try #require(transport.requests.first?.urlRequest)
     #expect(sent.url?.absoluteString == "https://api.example.com/api/v2/places?near=52.5%2C13.4")
     #expect(sent.httpMethod == "GET")
@@ -120,7 +120,7 @@ private struct SlowRequest: RequestDescribing {
 
   @Test func emptyAnswersNeedNoBody() async throws {
     let (connection, _) = connection { _ in .status(204) }
-    #expect(try await connection.execute(DeletePlace()).httpURLResponse.statusCode == 204)
+    #expect(try await connection.execute(DeletePlace()).response.statusCode == 204)
   }
 
   @Test func unacceptedStatusesBecomeHTTPErrorsWithContext() async throws {

@@ -68,9 +68,7 @@ func transportResponse(
 ) -> TransportResponse {
   let url = URL(string: "https://api.example.com/probe")!
   return TransportResponse(
-    httpURLResponse: HTTPURLResponse(
-      url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)!,
-    headers: headers, data: body,
+    head: HTTPResponse(statusCode: status, url: url, headers: headers), data: body,
     metrics: TransferMetrics(startDate: Date(), duration: 0, bytesReceived: 0, bytesSent: 0))
 }
 

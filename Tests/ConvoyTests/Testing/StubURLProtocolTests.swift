@@ -20,7 +20,7 @@ import Testing
       method: .post, path: "v2/places/4/notes", body: .text("hi"))
     let response = try await connection(routes).execute(call)
     #expect(response.value == ["id": "4", "echo": "hi"])
-    #expect(response.httpURLResponse.statusCode == 201)
+    #expect(response.response.statusCode == 201)
     let recorded = try #require(routes.requests.first)
     #expect(recorded.url.absoluteString == "https://api.example.com/api/v2/places/4/notes")
     #expect(recorded.header("Content-Type") == "text/plain; charset=utf-8")

@@ -18,10 +18,8 @@ import Testing
     return TransportRequest(urlRequest: urlRequest)
   }
 
-  private func response(_ status: Int, from url: String, to location: String) -> HTTPURLResponse {
-    HTTPURLResponse(
-      url: URL(string: url)!, statusCode: status, httpVersion: "HTTP/1.1",
-      headerFields: ["Location": location])!
+  private func response(_ status: Int, from url: String, to location: String) -> HTTPResponse {
+    HTTPResponse(statusCode: status, url: URL(string: url)!, headers: ["Location": location])
   }
 
   @Test(arguments: [307, 308])

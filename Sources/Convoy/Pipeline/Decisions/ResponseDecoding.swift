@@ -11,13 +11,13 @@ public struct ResponseDecoding: ResponseDecision {
     do {
       return .done(
         try Request.Response(
-          data: response.data, httpURLResponse: response.httpURLResponse,
+          data: response.data, response: response.head,
           decoder: context.decoder))
     } catch {
       return .fail(
         ServerConnectionError.decodingFailed(
           DecodingFailure(error, responseType: Request.Response.self),
-          context.errorContext(statusCode: response.httpURLResponse.statusCode, body: response.data)
+          context.errorContext(statusCode: response.statusCode, body: response.data)
         ))
     }
   }

@@ -16,7 +16,7 @@ public struct StatusValidation: ResponseDecision {
   public func decide<Request: RequestDescribing>(
     on response: TransportResponse, for request: Request, context: RequestContext
   ) async throws -> ResponseDecisionOutcome<Request.Response> {
-    let status = response.httpURLResponse.statusCode
+    let status = response.statusCode
     guard !context.acceptableStatusCodes.contains(status) else { return .proceed(response) }
     let errorContext = context.errorContext(statusCode: status, body: response.data)
     if let message = parser.message(in: response) {

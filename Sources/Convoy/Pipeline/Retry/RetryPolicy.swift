@@ -109,7 +109,7 @@ public struct RetryPolicy: Sendable, Hashable {
       guard retryableFailures.contains(failure.kind) else { return nil }
       wait = jittered(backoff(beforeRetry: context.retries + 1), using: &generator)
     case .response(let response):
-      let status = response.httpURLResponse.statusCode
+      let status = response.statusCode
       guard retryableStatusCodes.contains(status), !context.acceptableStatusCodes.contains(status)
       else { return nil }
       if honoursRetryAfter, let value = response.headers["Retry-After"],

@@ -10,26 +10,6 @@
     private(set) var headers = HTTPHeaders()
     private var fields: [HTTPHeaders.Field] = []
 
-    /// The fields as `HTTPURLResponse` takes them: repeated names joined by `", "`, the first
-    /// spelling kept.
-    ///
-    /// Built here rather than with ``HTTPHeaders/dictionary``, whose Foundation case-insensitive
-    /// comparisons of every pair of names cost more CPU than the rest of a small transfer.
-    var joinedFields: [String: String] {
-      var joined: [String: String] = Dictionary(minimumCapacity: headers.fields.count)
-      var seen: [String: String] = Dictionary(minimumCapacity: headers.fields.count)
-      for field in headers.fields {
-        let key = field.name.lowercased()
-        if let name = seen[key] {
-          joined[name]! += ", " + field.value
-        } else {
-          seen[key] = field.name
-          joined[field.name] = field.value
-        }
-      }
-      return joined
-    }
-
     /// Takes one raw line, with or without its `CRLF`.
     mutating func add(line bytes: UnsafeBufferPointer<UInt8>) {
       var end = bytes.count

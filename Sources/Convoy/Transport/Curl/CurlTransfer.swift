@@ -98,19 +98,18 @@
       guard code == 0 else {
         return .failure(TransportFailure(curlCode: code, text: library.describe(code)))
       }
-      guard head.statusCode > 0,
-        let response = HTTPURLResponse(
-          url: url, statusCode: head.statusCode, httpVersion: head.httpVersion,
-          headerFields: head.joinedFields)
-      else {
+      guard head.statusCode > 0 else {
         return .failure(TransportFailure(kind: .badServerResponse, detail: "no HTTP status line"))
       }
+      // No HTTPURLResponse here: FoundationNetworking's initializer is the largest user-space
+      // cost of a small call, so it is built only if someone asks for one.
+      let response = HTTPResponse(
+        statusCode: head.statusCode, url: url, headers: head.headers,
+        httpVersion: head.httpVersion)
       let metrics = TransferMetrics(
         startDate: startDate, duration: Date().timeIntervalSince(startDate),
         bytesReceived: body.count, bytesSent: bytesSent)
-      return .success(
-        TransportResponse(
-          httpURLResponse: response, headers: head.headers, data: body, metrics: metrics))
+      return .success(TransportResponse(head: response, data: body, metrics: metrics))
     }
 
     /// Frees what libcurl no longer needs; runs on the loop thread after detaching, or in `deinit`.

@@ -28,7 +28,7 @@ private let oneShotBody = RequestBody(
       calls.next() < 2 ? .status(502) : .json(["ok": true])
     }
     let response = try await probeConnection(transport).execute(ProbeRequest())
-    #expect(response.httpURLResponse.statusCode == 200)
+    #expect(response.response.statusCode == 200)
     #expect(transport.requests.count == 3)
   }
 
