@@ -142,13 +142,18 @@ struct CallPipeline: Sendable {
     context: RequestContext, events: EventEmitter
   ) async throws -> ResponseDecisionOutcome<Request.Response> {
     var current = response
+    let bodyIsReplayable = request.body?.isReplayable ?? true
     for decision in chain {
       let outcome = try await decision.decide(on: current, for: request, context: context)
+      // A body its request calls unrepeatable is never sent twice, whichever decision asks: the
+      // answer goes on to the next decision as it is (a 503 then fails validation as usual).
+      let isDeclined = !bodyIsReplayable && outcome.sendsTheRequestAgain
       events.emit(.decisionTaken, url: context.sentRequest?.url) {
         $0.attempt = context.attempt
         $0.decision = String(describing: type(of: decision))
-        $0.outcome = outcome.name
+        $0.outcome = isDeclined ? "\(outcome.name) declined: body not replayable" : outcome.name
       }
+      if isDeclined { continue }
       guard case .proceed(let next) = outcome else { return outcome }
       current = next
     }

@@ -26,3 +26,13 @@ public enum ResponseDecisionOutcome<Value: Sendable>: Sendable {
   /// Stop the call with this value.
   case done(Value)
 }
+
+extension ResponseDecisionOutcome {
+  /// Whether the outcome sends the request again (``restart(decisions:)`` or ``retry(after:)``).
+  var sendsTheRequestAgain: Bool {
+    switch self {
+    case .restart, .retry: true
+    case .proceed, .fail, .done: false
+    }
+  }
+}

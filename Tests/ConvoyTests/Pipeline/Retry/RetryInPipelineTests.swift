@@ -64,6 +64,27 @@ private let oneShotBody = RequestBody(
     #expect(transport.requests.count == 1)
   }
 
+  @Test func aCustomDecisionCannotResendABodyThatCannotBeReplayed() async throws {
+    for outcome in [ResendingDecision.Kind.retry, .restart] {
+      let transport = StubTransport { _ in .status(409) }
+      var request = ProbeRequest(method: .post, body: oneShotBody)
+      request.decisions = [ResendingDecision(kind: outcome)] + ServerConnection.standardDecisions
+      let error = await #expect(throws: ServerConnectionError.self) {
+        try await probeConnection(transport).execute(request)
+      }
+      // The answer went on through the chain as it was and failed validation.
+      #expect(error?.statusCode == 409)
+      #expect(transport.requests.count == 1)
+      // A replayable body is resent as the decision asked.
+      let replayable = StubTransport { _ in .status(409) }
+      request.body = .json(["a": 1])
+      request.decisions =
+        [ResendingDecision(kind: outcome, times: 1)] + ServerConnection.standardDecisions
+      _ = try? await probeConnection(replayable).execute(request)
+      #expect(replayable.requests.count == 2)
+    }
+  }
+
   @Test func transientTransportFailuresAreRetriedToo() async throws {
     let calls = Locked(0)
     let transport = StubTransport { _ in
@@ -187,5 +208,22 @@ func waitUntil(_ condition: @Sendable () -> Bool) async throws {
       return
     }
     try await Task.sleep(nanoseconds: 10_000_000)
+  }
+}
+
+/// Asks to send the request again on a 409, `times` times in all.
+private struct ResendingDecision: ResponseDecision {
+  enum Kind { case retry, restart }
+  let kind: Kind
+  var times = Int.max
+
+  func decide<Request: RequestDescribing>(
+    on response: TransportResponse, for request: Request, context: RequestContext
+  ) async throws -> ResponseDecisionOutcome<Request.Response> {
+    guard response.statusCode == 409, context.attempt <= times else { return .proceed(response) }
+    switch kind {
+    case .retry: return .retry(after: 0)
+    case .restart: return .restart(decisions: nil)
+    }
   }
 }
