@@ -208,7 +208,8 @@ struct CallPipeline: Sendable {
     }
     context.sentRequest = urlRequest
     return TransportRequest(
-      urlRequest: urlRequest, bodyFileURL: bodyFileURL, idleTimeout: configuration.timeout)
+      urlRequest: urlRequest, bodyFileURL: bodyFileURL, idleTimeout: configuration.timeout,
+      isBodyReplayable: request.body?.isReplayable ?? true)
   }
 
   // Signing runs after every other adapter, and renewal before every other decision, so that

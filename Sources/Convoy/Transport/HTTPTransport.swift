@@ -40,12 +40,19 @@ public struct TransportRequest: Sendable {
   /// The longest the transport may wait for the next bytes before failing with
   /// ``TransportFailure/Kind/timedOut``.
   public var idleTimeout: TimeInterval
+  /// Whether the body may be sent again; ``RedirectPolicy`` follows a 307 or 308 that would
+  /// resend it only when it may (``RequestBody/isReplayable``).
+  public var isBodyReplayable: Bool
 
   /// Creates a transport request.
-  public init(urlRequest: URLRequest, bodyFileURL: URL? = nil, idleTimeout: TimeInterval = 60) {
+  public init(
+    urlRequest: URLRequest, bodyFileURL: URL? = nil, idleTimeout: TimeInterval = 60,
+    isBodyReplayable: Bool = true
+  ) {
     self.urlRequest = urlRequest
     self.bodyFileURL = bodyFileURL
     self.idleTimeout = idleTimeout
+    self.isBodyReplayable = isBodyReplayable
   }
 }
 

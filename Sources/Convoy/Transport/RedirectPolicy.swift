@@ -8,7 +8,9 @@ import Foundation
 ///
 /// - 301, 302 and 303 turn a `POST` into a `GET` without body (303 turns every method but
 ///   `HEAD` into `GET`), as browsers do.
-/// - 307 and 308 keep the method and the body (FoundationNetworking on Linux drops the body).
+/// - 307 and 308 keep the method and the body (FoundationNetworking on Linux drops the body); a
+///   body that is not replayable (``TransportRequest/isBodyReplayable``) is never resent, so that
+///   redirect comes back as the answer.
 /// - Credentials (`Authorization`, `Proxy-Authorization`, `Cookie`) are dropped when the next hop
 ///   goes to another origin or from HTTPS to plain HTTP.
 /// - More than ``maximumHops`` redirects fail with ``TransportFailure/Kind/tooManyRedirects``.
@@ -57,6 +59,9 @@ public struct RedirectPolicy: Sendable, Hashable {
     let becomesGet =
       (response.statusCode == 303 && method != .head)
       || ([301, 302].contains(response.statusCode) && method == .post)
+    let resendsBody = next.urlRequest.httpBody != nil || next.bodyFileURL != nil
+    // A body that must not be sent twice ends the exchange with the redirect as the answer.
+    if !becomesGet, resendsBody, !request.isBodyReplayable { return nil }
     if becomesGet {
       next.urlRequest.httpMethod = HTTPMethod.get.rawValue
       next.urlRequest.httpBody = nil

@@ -33,6 +33,26 @@ import Testing
     #expect(next?.urlRequest.value(forHTTPHeaderField: "Authorization") == "Bearer t0ken")
   }
 
+  @Test(arguments: [307, 308])
+  func aBodyThatCannotBeReplayedIsNotResentTheRedirectIsTheAnswer(status: Int) throws {
+    var oneShot = request(.post, "https://a.example/x")
+    oneShot.isBodyReplayable = false
+    let redirect = response(status, from: "https://a.example/x", to: "/y")
+    #expect(
+      try RedirectPolicy.standard.nextRequest(after: oneShot, response: redirect, hopsSoFar: 0)
+        == nil)
+    // Without a body there is nothing to resend, and a 303 drops the body anyway.
+    let bodiless = TransportRequest(
+      urlRequest: URLRequest(url: URL(string: "https://a.example/x")!), isBodyReplayable: false)
+    #expect(
+      try RedirectPolicy.standard.nextRequest(after: bodiless, response: redirect, hopsSoFar: 0)
+        != nil)
+    let seeOther = response(303, from: "https://a.example/x", to: "/y")
+    #expect(
+      try RedirectPolicy.standard.nextRequest(after: oneShot, response: seeOther, hopsSoFar: 0)?
+        .urlRequest.httpMethod == "GET")
+  }
+
   @Test(arguments: [301, 302, 303])
   func postBecomesGetWithoutBody(status: Int) throws {
     let next = try RedirectPolicy.standard.nextRequest(

@@ -85,6 +85,18 @@ private let oneShotBody = RequestBody(
     }
   }
 
+  @Test func aRedirectDoesNotResendABodyThatCannotBeReplayed() async {
+    let transport = StubTransport { request in
+      request.urlRequest.url?.path == "/probe"
+        ? .status(307, headers: ["Location": "/moved"]) : .json([:])
+    }
+    let error = await #expect(throws: ServerConnectionError.self) {
+      try await probeConnection(transport).execute(ProbeRequest(method: .post, body: oneShotBody))
+    }
+    #expect(error?.statusCode == 307)
+    #expect(transport.requests.count == 1)
+  }
+
   @Test func transientTransportFailuresAreRetriedToo() async throws {
     let calls = Locked(0)
     let transport = StubTransport { _ in
