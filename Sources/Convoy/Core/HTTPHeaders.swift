@@ -86,26 +86,19 @@ public struct HTTPHeaders: Sendable, Hashable {
     return fields.compactMap { seen.insert($0.name.lowercased()).inserted ? $0.name : nil }
   }
 
-  /// The headers as a dictionary with repeated fields joined, as `URLRequest` and
-  /// `HTTPURLResponse` expect them.
+  /// The headers as a dictionary with repeated fields joined by `", "` and the first spelling of
+  /// each name kept, as `URLRequest` and `HTTPURLResponse` expect them.
   public var dictionary: [String: String] {
-    Dictionary(uniqueKeysWithValues: uniqueNames.map { ($0, self[$0] ?? "") })
-  }
-
-  /// The fields as `HTTPURLResponse` takes them: repeated names joined by `", "`, the first
-  /// spelling kept.
-  ///
-  /// The same result as ``dictionary``, built without its Foundation case-insensitive
-  /// comparisons of every pair of names, which cost more CPU than the rest of a small transfer.
-  var joinedFields: [String: String] {
+    // One pass over lowercased names: Foundation's case-insensitive comparison of every pair of
+    // names cost more CPU than the rest of a small transfer when responses were built from it.
     var joined: [String: String] = Dictionary(minimumCapacity: fields.count)
-    var seen: [String: String] = Dictionary(minimumCapacity: fields.count)
+    var spellings: [String: String] = Dictionary(minimumCapacity: fields.count)
     for field in fields {
       let key = field.name.lowercased()
-      if let name = seen[key] {
+      if let name = spellings[key] {
         joined[name]! += ", " + field.value
       } else {
-        seen[key] = field.name
+        spellings[key] = field.name
         joined[field.name] = field.value
       }
     }

@@ -91,7 +91,7 @@ public struct HTTPResponse: Sendable {
     guard
       let response = HTTPURLResponse(
         url: url ?? Self.placeholderURL, statusCode: statusCode, httpVersion: httpVersion,
-        headerFields: headers.joinedFields)
+        headerFields: headers.dictionary)
     else {
       // FoundationNetworking never fails here; Apple's documents a failure it does not describe.
       preconditionFailure("HTTPURLResponse refused status \(statusCode)")

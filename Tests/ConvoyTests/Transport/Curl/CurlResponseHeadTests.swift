@@ -31,7 +31,7 @@
       ])
       #expect(parsed.httpVersion == "HTTP/2")
       #expect(parsed.headers.values(for: "Set-Cookie") == ["a=1", "b=2"])
-      #expect(parsed.headers.joinedFields == ["set-cookie": "a=1, b=2", "Vary": "Accept"])
+      #expect(parsed.headers.dictionary == ["set-cookie": "a=1, b=2", "Vary": "Accept"])
     }
 
     @Test func foldsContinuationLinesIntoThePreviousValue() {
