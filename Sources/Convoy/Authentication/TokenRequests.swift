@@ -14,9 +14,6 @@ public struct ClientSecretRequest: RequestDescribing {
     /// The status, URL and headers.
     public let response: HTTPResponse
 
-    /// The response as Foundation's type, built on first access.
-    public var httpURLResponse: HTTPURLResponse { response.httpURLResponse }
-
     private struct Payload: Decodable {
       var clientId: String
       var clientSecret: String
@@ -71,9 +68,6 @@ public struct AccessTokenRequest: RequestDescribing {
     public let accessToken: AccessToken
     /// The status, URL and headers.
     public let response: HTTPResponse
-
-    /// The response as Foundation's type, built on first access.
-    public var httpURLResponse: HTTPURLResponse { response.httpURLResponse }
 
     private struct Payload: Decodable {
       var accessToken: String

@@ -11,9 +11,6 @@ public struct DataResponse: ResponseDescribing {
   /// The status, URL and headers.
   public let response: HTTPResponse
 
-  /// The response as Foundation's type, built on first access.
-  public var httpURLResponse: HTTPURLResponse { response.httpURLResponse }
-
   /// Keeps the body and the response as they are.
   public init(data: Data, response: HTTPResponse) throws {
     self.data = data

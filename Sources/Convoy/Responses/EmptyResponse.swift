@@ -9,9 +9,6 @@ public struct EmptyResponse: ResponseDescribing {
   /// The status, URL and headers.
   public let response: HTTPResponse
 
-  /// The response as Foundation's type, built on first access.
-  public var httpURLResponse: HTTPURLResponse { response.httpURLResponse }
-
   /// Keeps the response and drops the body.
   public init(data: Data, response: HTTPResponse) throws {
     self.response = response

@@ -11,9 +11,6 @@ public struct JSONResponse<Value: Decodable & Sendable>: ResponseDescribing {
   /// The status, URL and headers the body came with.
   public let response: HTTPResponse
 
-  /// The response as Foundation's type, built on first access.
-  public var httpURLResponse: HTTPURLResponse { response.httpURLResponse }
-
   /// Decodes with a default `JSONDecoder`.
   public init(data: Data, response: HTTPResponse) throws {
     try self.init(data: data, response: response, decoder: JSONDecoder())

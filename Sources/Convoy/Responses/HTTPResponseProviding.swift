@@ -1,0 +1,23 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A response value that keeps the head it was made from, so callers and pagination can read its
+/// status and headers (such as `Link`). Convoy's own response types conform.
+public protocol HTTPResponseProviding {
+  /// The status, URL and headers of the answer.
+  var response: HTTPResponse { get }
+}
+
+extension HTTPResponseProviding {
+  /// The response as Foundation's type, built on first access (see ``HTTPResponse``).
+  public var httpURLResponse: HTTPURLResponse { response.httpURLResponse }
+}
+
+extension JSONResponse: HTTPResponseProviding {}
+extension DataResponse: HTTPResponseProviding {}
+extension EmptyResponse: HTTPResponseProviding {}
+extension ClientSecretRequest.Response: HTTPResponseProviding {}
+extension AccessTokenRequest.Response: HTTPResponseProviding {}
