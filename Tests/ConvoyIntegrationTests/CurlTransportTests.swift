@@ -76,8 +76,14 @@
       #expect(failure.kind == .cancelled)
     }
 
-    @Test func isThePlatformDefaultOnLinux() {
-      #expect(HTTPTransports.platformDefault() is CurlTransport)
+    @Test func isThePlatformDefaultOnLinuxSharedByEveryConnection() throws {
+      let transport = try #require(HTTPTransports.platformDefault() as? CurlTransport)
+      #expect(HTTPTransports.platformDefault() as? CurlTransport === transport)
+      let configuration = ServerConfiguration.local(port: 9)
+      let first = ServerConnection(configuration: configuration)
+      let second = ServerConnection(configuration: configuration)
+      #expect(first.transport as? CurlTransport === transport)
+      #expect(second.transport as? CurlTransport === transport)
       #expect(HTTPTransports.fallbackReason == nil)
       #expect(CurlTransport.unavailability == nil)
       #expect(CurlTransport.libcurlVersion != nil)

@@ -7,16 +7,25 @@ import Foundation
 /// `Docs/Performance.md`); otherwise, and on Apple platforms always, it is
 /// ``URLSessionTransport``.
 public enum HTTPTransports {
-  /// A new instance of the platform's preferred transport.
+  /// The platform's preferred transport: one instance for the whole process, shared by every
+  /// connection built without a transport of its own.
+  ///
+  /// Sharing it gives the process one curl thread and one pool of open connections on Linux (one
+  /// `URLSession` elsewhere), however many connections it makes; a connection that needs its own
+  /// is given one explicitly.
   ///
   /// - Returns: A ``CurlTransport`` on Linux when libcurl is usable, else a
   ///   ``URLSessionTransport``.
   public static func platformDefault() -> any HTTPTransport {
+    shared
+  }
+
+  private static let shared: any HTTPTransport = {
     #if os(Linux)
       if let transport = try? CurlTransport() { return transport }
     #endif
     return URLSessionTransport()
-  }
+  }()
 
   /// Why ``platformDefault()`` falls back to `URLSession` on a platform that prefers curl, or `nil`
   /// when it does not fall back (always `nil` on Apple platforms).
