@@ -10,6 +10,14 @@
     private(set) var headers = HTTPHeaders()
     private var fields: [HTTPHeaders.Field] = []
 
+    /// The body length the server announced in `Content-Length`, if any.
+    var announcedBodyLength: Int? {
+      let field = headers.fields.last {
+        $0.name.utf8.count == 14 && $0.name.lowercased() == "content-length"
+      }
+      return field.flatMap { Int($0.value) }
+    }
+
     /// Takes one raw line, with or without its `CRLF`.
     mutating func add(line bytes: UnsafeBufferPointer<UInt8>) {
       var end = bytes.count

@@ -251,6 +251,12 @@
     // MARK: - Callbacks (event loop thread)
 
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) {
+      // One allocation for the whole body rather than one per doubling (and a copy each time).
+      // A compressed body announces its compressed length, which is only a smaller start; the
+      // cap keeps a lying header from reserving memory the body never fills.
+      if body.isEmpty, let announced = head.announcedBodyLength, announced > bytes.count {
+        body.reserveCapacity(min(announced, 16 << 20))
+      }
       body.append(contentsOf: bytes)
     }
 

@@ -34,6 +34,16 @@
       #expect(parsed.headers.dictionary == ["set-cookie": "a=1, b=2", "Vary": "Accept"])
     }
 
+    @Test func readsTheAnnouncedBodyLengthInAnyCase() {
+      #expect(
+        head(["HTTP/1.1 200 OK\r\n", "content-LENGTH: 102400\r\n", "\r\n"]).announcedBodyLength
+          == 102_400)
+      #expect(
+        head(["HTTP/1.1 200 OK\r\n", "Content-Length: lots\r\n", "\r\n"]).announcedBodyLength == nil
+      )
+      #expect(head(["HTTP/1.1 204 No Content\r\n", "\r\n"]).announcedBodyLength == nil)
+    }
+
     @Test func foldsContinuationLinesIntoThePreviousValue() {
       let parsed = head(["HTTP/1.1 200 OK\r\n", "X-Long: first\r\n", "\t second\r\n", "\r\n"])
       #expect(parsed.headers["x-long"] == "first second")
