@@ -42,14 +42,15 @@ struct CallPipeline: Sendable {
     _ request: Request, events: EventEmitter
   ) async throws -> (Request.Response, Int) {
     let timeout = request.timeout ?? configuration.timeout
+    let bodyIsReplayable = request.body?.isReplayable ?? true
     var context = RequestContext(
       configuration: configuration, method: request.method, path: request.path,
       authenticationRequirement: request.authenticationRequirement,
       acceptableStatusCodes: request.acceptableStatusCodes,
       decoder: request.decoder ?? decoder,
-      isRetryable: (request.method.isIdempotent || request.allowsRetry)
-        && (request.body?.isReplayable ?? true),
-      attempt: 0, retries: 0, retryPolicy: request.retryPolicy ?? configuration.retryPolicy,
+      isRetryable: (request.method.isIdempotent || request.allowsRetry) && bodyIsReplayable,
+      isBodyReplayable: bodyIsReplayable, attempt: 0, retries: 0,
+      retryPolicy: request.retryPolicy ?? configuration.retryPolicy,
       deadline: Date().addingTimeInterval(timeout), sentRequest: nil)
     let body = PreparedBody(request.body)
     defer { body.discard() }
@@ -142,12 +143,11 @@ struct CallPipeline: Sendable {
     context: RequestContext, events: EventEmitter
   ) async throws -> ResponseDecisionOutcome<Request.Response> {
     var current = response
-    let bodyIsReplayable = request.body?.isReplayable ?? true
     for decision in chain {
       let outcome = try await decision.decide(on: current, for: request, context: context)
       // A body its request calls unrepeatable is never sent twice, whichever decision asks: the
       // answer goes on to the next decision as it is (a 503 then fails validation as usual).
-      let isDeclined = !bodyIsReplayable && outcome.sendsTheRequestAgain
+      let isDeclined = !context.isBodyReplayable && outcome.sendsTheRequestAgain
       events.emit(.decisionTaken, url: context.sentRequest?.url) {
         $0.attempt = context.attempt
         $0.decision = String(describing: type(of: decision))
@@ -209,7 +209,7 @@ struct CallPipeline: Sendable {
     context.sentRequest = urlRequest
     return TransportRequest(
       urlRequest: urlRequest, bodyFileURL: bodyFileURL, idleTimeout: configuration.timeout,
-      isBodyReplayable: request.body?.isReplayable ?? true)
+      isBodyReplayable: context.isBodyReplayable)
   }
 
   // Signing runs after every other adapter, and renewal before every other decision, so that

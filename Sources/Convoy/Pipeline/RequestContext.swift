@@ -20,6 +20,9 @@ public struct RequestContext: Sendable {
   public var decoder: JSONDecoder
   /// Whether the request may be sent again: idempotent, or opted in, and with a replayable body.
   public var isRetryable: Bool
+  /// Whether the body, if any, can be sent again (``RequestBody/isReplayable``); a request that
+  /// never left the client may be retried whatever its method, when this holds.
+  public var isBodyReplayable: Bool = true
   /// Which attempt this is, from 1; retries and restarts both count.
   public var attempt: Int
   /// How many times the call was retried so far after a transient failure (restarts do not count).

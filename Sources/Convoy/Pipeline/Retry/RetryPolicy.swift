@@ -5,8 +5,9 @@ import Foundation
 /// This is the one place that decides "retry or not": the ``Retry`` decision asks it about
 /// answers, the pipeline asks it about transport failures. A call is retried only when
 ///
-/// - its method is idempotent, or the request sets ``RequestDescribing/allowsRetry``, and its body
-///   can be sent again (``RequestBody/isReplayable``);
+/// - its method is idempotent, or the request sets ``RequestDescribing/allowsRetry``, or the
+///   failure shows it never left the client (``unsentFailures``: a refused connection, an unknown
+///   host, no network); and its body can be sent again (``RequestBody/isReplayable``);
 /// - fewer than ``maximumRetries`` retries happened so far;
 /// - the answer's status is in ``retryableStatusCodes`` (and not one the request accepts), or the
 ///   transport failure's kind is in ``retryableFailures``;
@@ -49,6 +50,13 @@ public struct RetryPolicy: Sendable, Hashable {
   public static let transientFailures: Set<TransportFailure.Kind> = [
     .timedOut, .cannotConnectToHost, .networkConnectionLost, .cannotFindHost,
     .notConnectedToInternet, .badServerResponse,
+  ]
+
+  /// Failures that happen before a single byte of the request is sent, so that sending it again
+  /// cannot repeat its effect, whatever its method: a refused connection, an unknown host, no
+  /// network. Dropped connections and timeouts are not among them: the server may have acted.
+  public static let unsentFailures: Set<TransportFailure.Kind> = [
+    .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet,
   ]
 
   /// Two retries, waiting about 0.5 s then 1 s.
@@ -102,13 +110,17 @@ public struct RetryPolicy: Sendable, Hashable {
   func delay<Generator: RandomNumberGenerator>(
     after trigger: Trigger, context: RequestContext, now: Date, using generator: inout Generator
   ) -> TimeInterval? {
-    guard context.isRetryable, context.retries < maximumRetries else { return nil }
+    guard context.retries < maximumRetries else { return nil }
     let wait: TimeInterval
     switch trigger {
     case .failure(let failure):
-      guard retryableFailures.contains(failure.kind) else { return nil }
+      let neverSent = context.isBodyReplayable && Self.unsentFailures.contains(failure.kind)
+      guard context.isRetryable || neverSent, retryableFailures.contains(failure.kind) else {
+        return nil
+      }
       wait = jittered(backoff(beforeRetry: context.retries + 1), using: &generator)
     case .response(let response):
+      guard context.isRetryable else { return nil }
       let status = response.statusCode
       guard retryableStatusCodes.contains(status), !context.acceptableStatusCodes.contains(status)
       else { return nil }

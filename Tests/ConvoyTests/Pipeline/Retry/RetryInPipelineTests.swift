@@ -97,6 +97,25 @@ private let oneShotBody = RequestBody(
     #expect(transport.requests.count == 1)
   }
 
+  @Test func aPostIsRetriedAfterARefusedConnectionButNotAfterADroppedOne() async throws {
+    let calls = Locked(0)
+    let refusedOnce = StubTransport { _ in
+      calls.next() == 0
+        ? .failure(TransportFailure(kind: .cannotConnectToHost, detail: "refused"))
+        : .json([:])
+    }
+    _ = try await probeConnection(refusedOnce).execute(
+      ProbeRequest(method: .post, body: .json(["a": 1])))
+    #expect(refusedOnce.requests.count == 2)
+    let dropped = StubTransport { _ in
+      .failure(TransportFailure(kind: .networkConnectionLost, detail: "dropped"))
+    }
+    await #expect(throws: ServerConnectionError.self) {
+      try await probeConnection(dropped).execute(ProbeRequest(method: .post, body: .json(["a": 1])))
+    }
+    #expect(dropped.requests.count == 1)
+  }
+
   @Test func transientTransportFailuresAreRetriedToo() async throws {
     let calls = Locked(0)
     let transport = StubTransport { _ in

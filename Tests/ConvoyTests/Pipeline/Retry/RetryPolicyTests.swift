@@ -58,6 +58,25 @@ private struct FixedGenerator: RandomNumberGenerator {
       noJitter.delay(after: .response(transportResponse(status: 503)), context: context) == nil)
   }
 
+  @Test func aCallThatNeverLeftTheClientIsRetriedWhateverItsMethod() {
+    let post = RequestContext.probe(method: .post, isRetryable: false)
+    for kind in RetryPolicy.unsentFailures {
+      let failure = RetryPolicy.Trigger.failure(TransportFailure(kind: kind, detail: "unsent"))
+      #expect(noJitter.delay(after: failure, context: post) != nil)
+    }
+    // The server may have acted on these: a POST is not sent again.
+    for kind in [TransportFailure.Kind.networkConnectionLost, .timedOut, .badServerResponse] {
+      let failure = RetryPolicy.Trigger.failure(TransportFailure(kind: kind, detail: "sent"))
+      #expect(noJitter.delay(after: failure, context: post) == nil)
+    }
+    // A body that cannot be sent again is not, even when nothing was sent.
+    var oneShot = post
+    oneShot.isBodyReplayable = false
+    let refused = RetryPolicy.Trigger.failure(
+      TransportFailure(kind: .cannotConnectToHost, detail: "refused"))
+    #expect(noJitter.delay(after: refused, context: oneShot) == nil)
+  }
+
   @Test func aWaitPastTheDeadlineIsNotTaken() {
     let context = RequestContext.probe(deadline: Date().addingTimeInterval(0.5))
     #expect(
