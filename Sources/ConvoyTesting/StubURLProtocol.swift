@@ -197,6 +197,7 @@ extension TransportFailure {
     case .tooManyRedirects: code = .httpTooManyRedirects
     case .unsupportedURL: code = .unsupportedURL
     case .fileUnreadable: code = .fileDoesNotExist
+    case .notCached: code = .resourceUnavailable
     case .other: return StubbedFailure(description: detail)
     }
     return URLError(code)

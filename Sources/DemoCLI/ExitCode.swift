@@ -15,7 +15,8 @@ enum ExitCode: Int32, Sendable, CaseIterable {
   case invalidInput = 65
   /// The place or thing asked for does not exist (`EX_NOINPUT`).
   case notFound = 66
-  /// Offline, server unreachable, not secure, or failing with 5xx (`EX_UNAVAILABLE`).
+  /// Offline, server unreachable, not secure, failing with 5xx, or not cached while loading is
+  /// not allowed (`EX_UNAVAILABLE`).
   case unavailable = 69
   /// democli built a request that cannot be sent (`EX_SOFTWARE`).
   case software = 70
@@ -43,7 +44,8 @@ enum ExitCode: Int32, Sendable, CaseIterable {
   /// The code for a family of failure.
   init(category: ErrorCategory) {
     switch category {
-    case .offline, .serverUnreachable, .insecureConnection, .serverFailure: self = .unavailable
+    case .offline, .serverUnreachable, .insecureConnection, .serverFailure, .notAvailableOffline:
+      self = .unavailable
     case .timedOut, .rateLimited: self = .temporary
     case .notLoggedIn, .sessionExpired, .savedLoginUnreadable, .forbidden: self = .notPermitted
     case .notFound: self = .notFound

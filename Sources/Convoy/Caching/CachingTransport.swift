@@ -78,8 +78,8 @@ public final class CachingTransport: HTTPTransport {
         to: completion)
     case .unavailable:
       let failure = TransportFailure(
-        kind: TransportFailure.Kind(URLError.Code.resourceUnavailable),
-        detail: "URLError -1008: nothing usable is cached and the cache policy forbids loading")
+        kind: .notCached,
+        detail: "nothing usable is cached and the cache policy forbids loading")
       return PendingTransfer.delivering(.failure(failure), to: completion)
     case .validate(let entry):
       return load(outgoing, validating: entry, completion: completion)

@@ -31,6 +31,8 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
   case unreadableResponse
   /// The app built a request that cannot be sent (bad URL, unencodable body).
   case invalidRequest
+  /// The answer was asked for from the cache only, and none is saved.
+  case notAvailableOffline
   /// Anything else.
   case unknown
 }

@@ -107,6 +107,7 @@ public struct ErrorMessageProvider: Sendable {
     case .secureConnectionFailed: .insecureConnection
     case .badServerResponse, .tooManyRedirects: .unreadableResponse
     case .unsupportedURL, .fileUnreadable: .invalidRequest
+    case .notCached: .notAvailableOffline
     case .cancelled, .other: .unknown
     }
   }
@@ -153,6 +154,9 @@ public struct ErrorMessageProvider: Sendable {
     .invalidRequest: ErrorMessage(
       title: "Couldn't send that",
       text: "This request couldn't be sent. Please update the app or contact support."),
+    .notAvailableOffline: ErrorMessage(
+      title: "Not available offline",
+      text: "This hasn't been saved on this device yet. Connect to the internet and try again."),
     .unknown: fallback,
   ]
 }

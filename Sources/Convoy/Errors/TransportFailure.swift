@@ -30,6 +30,9 @@ public struct TransportFailure: Error, Sendable, Hashable, CustomStringConvertib
     case unsupportedURL
     /// A local file (an upload body) could not be read.
     case fileUnreadable
+    /// Nothing usable is cached and the request's cache policy forbids loading
+    /// (``CachePolicy/returnCacheDontLoad``).
+    case notCached
     /// Anything else.
     case other
   }
@@ -64,7 +67,9 @@ extension TransportFailure.Kind {
       self = .notConnectedToInternet
     case .cannotFindHost, .dnsLookupFailed: self = .cannotFindHost
     case .cannotConnectToHost: self = .cannotConnectToHost
-    case .networkConnectionLost, .resourceUnavailable: self = .networkConnectionLost
+    case .networkConnectionLost: self = .networkConnectionLost
+    // What URLSession reports for a cache-only request that finds nothing cached.
+    case .resourceUnavailable: self = .notCached
     case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
       .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid,
       .clientCertificateRejected, .clientCertificateRequired,

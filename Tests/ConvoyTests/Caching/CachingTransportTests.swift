@@ -210,10 +210,18 @@ import Testing
   @Test func returnCacheDontLoadFailsWithoutAStoredAnswerAndNeverSends() async throws {
     let stub = StubTransport { _ in .status(200) }
     let connection = ServerConnection.caching(stub, clock: clock)
-    await #expect(throws: ServerConnectionError.self) {
+    let error = await #expect(throws: ServerConnectionError.self) {
       try await connection.execute(CachedGet(cachePolicy: .returnCacheDontLoad))
     }
     #expect(stub.requests.isEmpty)
+    // Said as what it is, not as an unreachable server.
+    guard case .transportFailed(let failure, _)? = error else {
+      Issue.record("expected a transport failure, got \(String(describing: error))")
+      return
+    }
+    #expect(failure.kind == .notCached)
+    let message = try #require(error.flatMap { ErrorMessageProvider.standard.message(for: $0) })
+    #expect(message.title == "Not available offline")
   }
 
   @Test func a304ForAnotherRepresentationIsRetriedUnconditionally() async throws {
