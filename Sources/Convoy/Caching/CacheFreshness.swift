@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// Freshness and validation of a stored response (RFC 9111 §4.2, §4.3).
 ///
 /// Heuristic freshness (§4.2.2) is deliberately not computed: a response without `max-age` or
@@ -33,6 +37,22 @@ extension CacheEntry {
 
   func isFresh(now: Date) -> Bool {
     freshnessLifetime > currentAge(now: now)
+  }
+
+  /// Whether this answer may stand in for a failed load of `request` at all (RFC 5861 §4): it
+  /// says `stale-if-error`, and neither side forbids serving it stale (RFC 9111 §4.2.4:
+  /// `no-cache` or `must-revalidate` on the answer, `no-cache` on the request).
+  func mayStandInForFailure(of request: URLRequest) -> Bool {
+    let control = cacheControl
+    guard control.seconds("stale-if-error") != nil, !control.noCache, !control.mustRevalidate
+    else { return false }
+    return !CacheControl(request.value(forHTTPHeaderField: "Cache-Control")).noCache
+  }
+
+  /// Whether it is no staler than its `stale-if-error` allows at `now`.
+  func isWithinStaleIfError(now: Date) -> Bool {
+    guard let allowance = cacheControl.seconds("stale-if-error") else { return false }
+    return currentAge(now: now) - freshnessLifetime <= TimeInterval(allowance)
   }
 
   var hasValidators: Bool { headers.contains("ETag") || headers.contains("Last-Modified") }

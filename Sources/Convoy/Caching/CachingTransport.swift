@@ -70,6 +70,8 @@ public final class CachingTransport: HTTPTransport {
     let policy = CachePolicy(request.urlRequest.cachePolicy)
     let now = cache.now()
     let entry = policy == .reloadIgnoringCache ? nil : cache.entry(matching: request.urlRequest)
+    // RFC 5861 §4: a stored answer that allows it stands in when the origin fails.
+    let fallback = entry.flatMap { $0.mayStandInForFailure(of: request.urlRequest) ? $0 : nil }
     switch CacheDecision(request: request.urlRequest, entry: entry, policy: policy, now: now) {
     case .serve(let entry):
       let metrics = TransferMetrics(startDate: now, duration: 0, bytesReceived: 0, bytesSent: 0)
@@ -82,19 +84,44 @@ public final class CachingTransport: HTTPTransport {
         detail: "nothing usable is cached and the cache policy forbids loading")
       return PendingTransfer.delivering(.failure(failure), to: completion)
     case .validate(let entry):
-      return load(outgoing, validating: entry, completion: completion)
+      return load(outgoing, validating: entry, fallback: fallback, completion: completion)
     case .load:
-      return load(outgoing, validating: nil, completion: completion)
+      return load(outgoing, validating: nil, fallback: fallback, completion: completion)
     }
   }
 
   private func load(
-    _ request: TransportRequest, validating entry: CacheEntry?,
+    _ request: TransportRequest, validating entry: CacheEntry?, fallback: CacheEntry?,
     completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
   ) -> any TransferHandle {
     let relay = TransferRelay()
-    send(request, validating: entry, attempt: 0, relay: relay, completion: completion)
+    let answer: @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+    if let fallback {
+      answer = { [cache] result in
+        let now = cache.now()
+        guard Self.isOriginFailure(result), fallback.isWithinStaleIfError(now: now) else {
+          return completion(result)
+        }
+        let metrics = TransferMetrics(startDate: now, duration: 0, bytesReceived: 0, bytesSent: 0)
+        completion(
+          .success(fallback.transportResponse(age: fallback.currentAge(now: now), metrics: metrics))
+        )
+      }
+    } else {
+      answer = completion
+    }
+    send(request, validating: entry, attempt: 0, relay: relay, completion: answer)
     return relay
+  }
+
+  /// RFC 5861 §4: the failures `stale-if-error` covers: no answer at all (but a cancellation), or
+  /// a 500, 502, 503 or 504.
+  private static func isOriginFailure(_ result: Result<TransportResponse, TransportFailure>) -> Bool
+  {
+    switch result {
+    case .failure(let failure): failure.kind != .cancelled
+    case .success(let response): [500, 502, 503, 504].contains(response.statusCode)
+    }
   }
 
   private func send(

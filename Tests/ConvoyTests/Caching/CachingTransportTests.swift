@@ -207,6 +207,63 @@ import Testing
     #expect(stub.requests.count == 3)
   }
 
+  /// The origin answers `v1` once, then fails the way `failure` says.
+  private func failingOrigin(
+    _ failure: StubAnswer, cacheControl: String
+  ) -> (ServerConnection, StubTransport) {
+    let calls = Locked(0)
+    let stub = StubTransport { _ in
+      calls.next() == 0
+        ? .response(status: 200, headers: ["Cache-Control": cacheControl], body: Data("v1".utf8))
+        : failure
+    }
+    var configuration = ServerConfiguration.local(port: 8080)
+    configuration.retryPolicy = .never
+    let connection = ServerConnection(
+      configuration: configuration, transport: stub, cache: HTTPCache(now: { clock.now }))
+    return (connection, stub)
+  }
+
+  @Test(arguments: [
+    StubAnswer.status(503), .status(500),
+    .failure(TransportFailure(kind: .cannotConnectToHost, detail: "refused")),
+  ])
+  func staleIfErrorServesTheStoredAnswerWhenTheOriginFails(failure: StubAnswer) async throws {
+    let (connection, stub) = failingOrigin(failure, cacheControl: "max-age=10, stale-if-error=60")
+    _ = try await connection.execute(CachedGet())
+    clock.advance(by: 40)  // 30 s stale: within the 60 s allowance
+    let stale = try await connection.execute(CachedGet())
+    #expect(stale.text == "v1")
+    #expect(stale.response.headers["Age"] == "40")
+    #expect(stub.requests.count == 2)
+    clock.advance(by: 40)  // 70 s stale: past it
+    await #expect(throws: ServerConnectionError.self) {
+      try await connection.execute(CachedGet())
+    }
+  }
+
+  @Test func staleIfErrorNeverHidesAnAnswerThatIsNotAFailure() async throws {
+    let (connection, _) = failingOrigin(.status(404), cacheControl: "max-age=10, stale-if-error=60")
+    _ = try await connection.execute(CachedGet())
+    clock.advance(by: 20)
+    let error = await #expect(throws: ServerConnectionError.self) {
+      try await connection.execute(CachedGet())
+    }
+    #expect(error?.statusCode == 404)
+  }
+
+  @Test(arguments: [
+    "max-age=10, stale-if-error=60, must-revalidate", "no-cache, stale-if-error=60",
+  ])
+  func staleIfErrorYieldsToDirectivesThatForbidStaleAnswers(cacheControl: String) async throws {
+    let (connection, _) = failingOrigin(.status(503), cacheControl: cacheControl)
+    _ = try await connection.execute(CachedGet())
+    clock.advance(by: 20)
+    await #expect(throws: ServerConnectionError.self) {
+      try await connection.execute(CachedGet())
+    }
+  }
+
   @Test func returnCacheDontLoadFailsWithoutAStoredAnswerAndNeverSends() async throws {
     let stub = StubTransport { _ in .status(200) }
     let connection = ServerConnection.caching(stub, clock: clock)
