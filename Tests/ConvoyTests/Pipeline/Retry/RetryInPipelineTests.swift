@@ -98,12 +98,7 @@ private let oneShotBody = RequestBody(
   }
 
   @Test func aPostIsRetriedAfterARefusedConnectionButNotAfterADroppedOne() async throws {
-    let calls = Locked(0)
-    let refusedOnce = StubTransport { _ in
-      calls.next() == 0
-        ? .failure(TransportFailure(kind: .cannotConnectToHost, detail: "refused"))
-        : .json([:])
-    }
+    let refusedOnce = failingOnce(with: .cannotConnectToHost)
     _ = try await probeConnection(refusedOnce).execute(
       ProbeRequest(method: .post, body: .json(["a": 1])))
     #expect(refusedOnce.requests.count == 2)
@@ -117,12 +112,7 @@ private let oneShotBody = RequestBody(
   }
 
   @Test func transientTransportFailuresAreRetriedToo() async throws {
-    let calls = Locked(0)
-    let transport = StubTransport { _ in
-      calls.next() == 0
-        ? .failure(TransportFailure(kind: .networkConnectionLost, detail: "dropped"))
-        : .json([:])
-    }
+    let transport = failingOnce(with: .networkConnectionLost)
     _ = try await probeConnection(transport).execute(ProbeRequest())
     #expect(transport.requests.count == 2)
   }
@@ -239,6 +229,14 @@ func waitUntil(_ condition: @Sendable () -> Bool) async throws {
       return
     }
     try await Task.sleep(nanoseconds: 10_000_000)
+  }
+}
+
+/// A transport whose first attempt fails with `kind` and whose later ones answer `{}`.
+private func failingOnce(with kind: TransportFailure.Kind) -> StubTransport {
+  let calls = Locked(0)
+  return StubTransport { _ in
+    calls.next() == 0 ? .failure(TransportFailure(kind: kind, detail: "\(kind)")) : .json([:])
   }
 }
 
