@@ -25,44 +25,45 @@ enum TransportClient: String, CaseIterable {
       return .callback(RawURLSessionFetcher().fetch)
     case .convoyOnURLSession:
       return .async(ConvoyFetcher(port: port, transport: URLSessionTransport()).fetch)
-    case .convoyOnCurl:
+    case .convoyOnCurl, .curlTransportAlone, .curlTransportAwaited, .rawLibcurl:
       #if os(Linux)
-        guard let transport = try? CurlTransport() else { return nil }
-        return .async(ConvoyFetcher(port: port, transport: transport).fetch)
-      #else
-        return nil
-      #endif
-    case .curlTransportAlone:
-      #if os(Linux)
-        guard let transport = try? CurlTransport() else { return nil }
-        return .callback(TransportFetcher(transport: transport).fetch)
-      #else
-        return nil
-      #endif
-    case .rawLibcurl:
-      #if os(Linux)
-        guard let loop = RawLibcurlLoop() else { return nil }
-        return .loop { url, inFlight, budget in
-          loop.run(url: url, inFlight: inFlight, budget: budget)
-        }
-      #else
-        return nil
-      #endif
-    case .curlTransportAwaited:
-      #if os(Linux)
-        guard let transport = try? CurlTransport() else { return nil }
-        let fetcher = TransportFetcher(transport: transport)
-        return .async { path, url in
-          await withCheckedContinuation { continuation in
-            fetcher.fetch(path: path, url: url) { continuation.resume(returning: $0) }
-          }
-        }
+        return makeCurlFetcher(port: port)
       #else
         return nil
       #endif
     }
   }
 }
+
+#if os(Linux)
+  extension TransportClient {
+    /// The clients that need libcurl, or `nil` when it cannot be loaded.
+    fileprivate func makeCurlFetcher(port: Int) -> Fetcher? {
+      if self == .rawLibcurl {
+        guard let loop = RawLibcurlLoop() else { return nil }
+        return .loop { url, inFlight, budget in
+          loop.run(url: url, inFlight: inFlight, budget: budget)
+        }
+      }
+      guard let transport = try? CurlTransport() else { return nil }
+      switch self {
+      case .convoyOnCurl:
+        return .async(ConvoyFetcher(port: port, transport: transport).fetch)
+      case .curlTransportAlone:
+        return .callback(TransportFetcher(transport: transport).fetch)
+      case .curlTransportAwaited:
+        let fetcher = TransportFetcher(transport: transport)
+        return .async { path, url in
+          await withCheckedContinuation { continuation in
+            fetcher.fetch(path: path, url: url) { continuation.resume(returning: $0) }
+          }
+        }
+      default:
+        return nil
+      }
+    }
+  }
+#endif
 
 /// Fetches one path and reports whether a 200 with a body came back.
 enum Fetcher {
