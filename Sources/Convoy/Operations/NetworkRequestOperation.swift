@@ -94,18 +94,3 @@ extension ServerConnection {
     NetworkRequestOperation(request, connection: self)
   }
 }
-
-extension CallPipeline {
-  /// Runs `request` and keeps the outcome as a result; a task cancellation counts as Convoy's.
-  func result<Request: RequestDescribing>(of request: Request) async -> Result<
-    Request.Response, any Error
-  > {
-    do {
-      return .success(try await run(request))
-    } catch is CancellationError {
-      return .failure(ServerConnectionError.cancelled)
-    } catch {
-      return .failure(error)
-    }
-  }
-}

@@ -249,6 +249,21 @@ struct CallPipeline: Sendable {
   }
 }
 
+extension CallPipeline {
+  /// Runs `request` and keeps the outcome as a result; a task cancellation counts as Convoy's.
+  func result<Request: RequestDescribing>(of request: Request) async -> Result<
+    Request.Response, any Error
+  > {
+    do {
+      return .success(try await run(request))
+    } catch is CancellationError {
+      return .failure(ServerConnectionError.cancelled)
+    } catch {
+      return .failure(error)
+    }
+  }
+}
+
 extension Task where Success == Never, Failure == Never {
   /// Throws `error` when the current task is cancelled.
   static func checkCancellation(or error: ServerConnectionError) throws(ServerConnectionError) {
