@@ -41,7 +41,47 @@ struct CallPipeline: Sendable {
   private func perform<Request: RequestDescribing>(
     _ request: Request, events: EventEmitter
   ) async throws -> (Request.Response, Int) {
-    let timeout = request.timeout ?? configuration.timeout
+    try await attempts(
+      of: request, events: events, chain: request.decisions ?? decisions,
+      send: { transportRequest, remaining, context in
+        await exchange(transportRequest, timeout: remaining, context: context)
+          .map { Received(response: $0, body: nil) }
+      },
+      settle: { settlement, received, context in
+        switch settlement {
+        case .value(let value):
+          return value
+        case .accepted(let last):
+          throw ServerConnectionError.unexpectedResponse(
+            context.errorContext(statusCode: last.statusCode, body: last.data))
+        }
+      })
+  }
+
+  /// What one attempt brought back: the answer to judge and, for a stream, its open body.
+  struct Received: Sendable {
+    var response: TransportResponse
+    var body: StreamBuffer?
+  }
+
+  /// How a decision chain let an answer through: with a value, or passed on by every decision.
+  enum Settlement<Value: Sendable> {
+    case value(Value)
+    case accepted(TransportResponse)
+  }
+
+  /// Sends `request` until the decisions settle, retrying and restarting as they and the retry
+  /// policy say; `send` does one attempt's exchange, `settle` turns a settled answer into the
+  /// result.
+  func attempts<Request: RequestDescribing, Result>(
+    of request: Request, events: EventEmitter, chain initialChain: [any ResponseDecision],
+    timeout: TimeInterval? = nil,
+    send: (TransportRequest, TimeInterval, RequestContext) async -> Swift.Result<
+      Received, ServerConnectionError
+    >,
+    settle: (Settlement<Request.Response>, Received, RequestContext) throws -> Result
+  ) async throws -> (Result, Int) {
+    let timeout = timeout ?? request.timeout ?? configuration.timeout
     let bodyIsReplayable = request.body?.isReplayable ?? true
     var context = RequestContext(
       configuration: configuration, method: request.method, path: request.path,
@@ -54,7 +94,7 @@ struct CallPipeline: Sendable {
       deadline: Date().addingTimeInterval(timeout), sentRequest: nil)
     let body = PreparedBody(request.body)
     defer { body.discard() }
-    var chain = authenticationDecisions(for: request) + (request.decisions ?? decisions)
+    var chain = authenticationDecisions(for: request) + initialChain
     while true {
       context.attempt += 1
       context.sentRequest = nil
@@ -69,10 +109,10 @@ struct CallPipeline: Sendable {
         $0.headers = HTTPHeaders(transportRequest.urlRequest.allHTTPHeaderFields ?? [:])
       }
       events.emit(.requestSent, url: sentURL) { $0.attempt = context.attempt }
-      let response: TransportResponse
-      switch await exchange(transportRequest, timeout: remaining, context: context) {
+      let received: Received
+      switch await send(transportRequest, remaining, context) {
       case .success(let answer):
-        response = answer
+        received = answer
       case .failure(.transportFailed(let failure, let errorContext)):
         guard let delay = context.retryPolicy.delay(after: .failure(failure), context: context)
         else { throw ServerConnectionError.transportFailed(failure, errorContext) }
@@ -81,6 +121,7 @@ struct CallPipeline: Sendable {
       case .failure(let error):
         throw error
       }
+      let response = received.response
       events.emit(.responseReceived, url: response.head.url ?? sentURL) {
         $0.attempt = context.attempt
         $0.status = response.statusCode
@@ -88,20 +129,28 @@ struct CallPipeline: Sendable {
         $0.duration = response.metrics.duration
       }
       context.decisions = chain
-      let outcome = try await judge(
-        response, for: request, with: chain, context: context, events: events)
+      let outcome: ResponseDecisionOutcome<Request.Response>
+      do {
+        outcome = try await judge(
+          response, for: request, with: chain, context: context, events: events)
+      } catch {
+        received.body?.cancel()
+        throw error
+      }
       switch outcome {
       case .done(let value):
-        return (value, response.statusCode)
-      case .fail(let error):
-        throw error
+        return (try settle(.value(value), received, context), response.statusCode)
       case .proceed(let last):
-        throw ServerConnectionError.unexpectedResponse(
-          context.errorContext(statusCode: last.statusCode, body: last.data))
+        return (try settle(.accepted(last), received, context), response.statusCode)
+      case .fail(let error):
+        received.body?.cancel()
+        throw error
       case .restart(let replacement):
+        received.body?.cancel()
         try checkRunaway(context, response: response)
         chain = replacement ?? chain
       case .retry(let delay):
+        received.body?.cancel()
         try checkRunaway(context, response: response)
         try await wait(
           delay, before: &context, reason: "status \(response.statusCode)",
@@ -232,19 +281,23 @@ struct CallPipeline: Sendable {
   private func exchange(
     _ request: TransportRequest, timeout: TimeInterval, context: RequestContext
   ) async -> Result<TransportResponse, ServerConnectionError> {
-    let result = await Exchange.perform(
-      request, transport: transport, policy: configuration.redirectPolicy, timeout: timeout)
-    switch result {
-    case .success(let response):
-      return .success(response)
-    case .failure(.cancelled):
-      return .failure(.cancelled)
-    case .failure(.deadlinePassed(let last)):
-      return .failure(.timedOut(ErrorContext(method: context.method, url: last.urlRequest.url)))
-    case .failure(.transport(let failure, let last)):
-      if failure.kind == .cancelled { return .failure(.cancelled) }
-      return .failure(
-        .transportFailed(failure, ErrorContext(method: context.method, url: last.urlRequest.url)))
+    await Exchange.perform(
+      request, transport: transport, policy: configuration.redirectPolicy, timeout: timeout
+    ).mapError { Self.error(for: $0, method: context.method) }
+  }
+
+  /// The error a call reports for an exchange that did not bring back an answer.
+  static func error(for failure: Exchange.ExchangeFailure, method: HTTPMethod)
+    -> ServerConnectionError
+  {
+    switch failure {
+    case .cancelled:
+      return .cancelled
+    case .deadlinePassed(let last):
+      return .timedOut(ErrorContext(method: method, url: last.urlRequest.url))
+    case .transport(let failure, let last):
+      if failure.kind == .cancelled { return .cancelled }
+      return .transportFailed(failure, ErrorContext(method: method, url: last.urlRequest.url))
     }
   }
 }

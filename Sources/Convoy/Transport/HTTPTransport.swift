@@ -22,6 +22,18 @@ public protocol HTTPTransport: Sendable {
     _ request: TransportRequest,
     completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
   ) -> any TransferHandle
+
+  /// Starts sending `request` and hands the answer to `receiver` as it arrives: the head once it
+  /// is complete, then the body piece by piece, pausing while the receiver asks it to.
+  ///
+  /// Memory stays bounded by what the receiver keeps, however long the body. The default
+  /// implementation, for transports that can only buffer, receives the whole answer with
+  /// ``startTransfer(_:completion:)`` and then delivers it in pieces.
+  ///
+  /// - Returns: A handle that cancels the transfer (the receiver is then told
+  ///   ``TransportFailure/Kind/cancelled``) or resumes a paused one.
+  func startStreamingTransfer(_ request: TransportRequest, receiver: any TransferReceiver)
+    -> any StreamingTransferHandle
 }
 
 /// Cancels one transfer.

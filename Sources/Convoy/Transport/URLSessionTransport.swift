@@ -12,6 +12,7 @@ import Foundation
 /// - The session keeps no `URLCache`: Convoy's own cache decides what is reused.
 public final class URLSessionTransport: HTTPTransport {
   private let session: URLSession
+  private let streamingTasks = URLSessionStreamingTasks()
 
   /// Creates a transport with its own session built from `configuration`.
   ///
@@ -21,7 +22,8 @@ public final class URLSessionTransport: HTTPTransport {
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     session = URLSession(
-      configuration: configuration, delegate: SessionDelegate(), delegateQueue: nil)
+      configuration: configuration, delegate: SessionDelegate(streamingTasks: streamingTasks),
+      delegateQueue: nil)
   }
 
   deinit {
@@ -36,17 +38,10 @@ public final class URLSessionTransport: HTTPTransport {
     _ request: TransportRequest,
     completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
   ) -> any TransferHandle {
-    var urlRequest = request.urlRequest
-    // Each change copies the shared request's NSMutableURLRequest: change only what differs.
-    if urlRequest.timeoutInterval != request.idleTimeout {
-      urlRequest.timeoutInterval = request.idleTimeout
-    }
-    if urlRequest.cachePolicy != .reloadIgnoringLocalCacheData {
-      urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
-    }
+    let urlRequest = Self.sessionRequest(for: request)
     let handle = Handle()
     let startDate = Date()
-    let bytesSent = urlRequest.httpBody?.count ?? request.bodyFileURL.flatMap(Self.fileSize) ?? 0
+    let bytesSent = Self.bodySize(of: request)
     let finish: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
       completion(
         Self.result(
@@ -66,6 +61,41 @@ public final class URLSessionTransport: HTTPTransport {
     return handle
   }
 
+  /// Streams the answer to `receiver` through the session's delegate. Pausing suspends the
+  /// task; FoundationNetworking then stops reading from the connection until it is resumed.
+  public func startStreamingTransfer(
+    _ request: TransportRequest, receiver: any TransferReceiver
+  ) -> any StreamingTransferHandle {
+    let urlRequest = Self.sessionRequest(for: request)
+    let streaming = URLSessionStreamingTask(receiver: receiver, bytesSent: Self.bodySize(of: request))
+    let task: URLSessionTask
+    if let fileURL = request.bodyFileURL {
+      task = session.uploadTask(with: urlRequest, fromFile: fileURL)
+    } else {
+      task = session.dataTask(with: urlRequest)
+    }
+    streamingTasks.add(streaming, for: task.taskIdentifier)
+    streaming.start(task)
+    return streaming
+  }
+
+  /// The request as the session must see it: the idle timeout as its timeout, and no caching.
+  private static func sessionRequest(for request: TransportRequest) -> URLRequest {
+    var urlRequest = request.urlRequest
+    // Each change copies the shared request's NSMutableURLRequest: change only what differs.
+    if urlRequest.timeoutInterval != request.idleTimeout {
+      urlRequest.timeoutInterval = request.idleTimeout
+    }
+    if urlRequest.cachePolicy != .reloadIgnoringLocalCacheData {
+      urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+    }
+    return urlRequest
+  }
+
+  private static func bodySize(of request: TransportRequest) -> Int {
+    request.urlRequest.httpBody?.count ?? request.bodyFileURL.flatMap(Self.fileSize) ?? 0
+  }
+
   private static func result(
     data: Data?, response: URLResponse?, error: (any Error)?, cancelledByCaller: Bool,
     metrics: TransferMetrics
@@ -80,13 +110,18 @@ public final class URLSessionTransport: HTTPTransport {
       return .success(
         TransportResponse(httpURLResponse: http, data: data ?? Data(), metrics: metrics))
     }
+    return .failure(failure(for: error))
+  }
+
+  /// The failure for a task that ended with `error` and no HTTP answer to report.
+  static func failure(for error: (any Error)?) -> TransportFailure {
     if let urlError = error as? URLError {
-      return .failure(Self.failure(for: urlError))
+      return failure(for: urlError)
     }
     if let error {
-      return .failure(TransportFailure(kind: .other, detail: String(describing: error)))
+      return TransportFailure(kind: .other, detail: String(describing: error))
     }
-    return .failure(TransportFailure(kind: .badServerResponse, detail: "the answer was not HTTP"))
+    return TransportFailure(kind: .badServerResponse, detail: "the answer was not HTTP")
   }
 
   /// FoundationNetworking reports a failed TLS handshake as `URLError.unknown` (-1) carrying
@@ -132,7 +167,38 @@ public final class URLSessionTransport: HTTPTransport {
     }
   }
 
-  private final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+  private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private let streamingTasks: URLSessionStreamingTasks
+
+    init(streamingTasks: URLSessionStreamingTasks) {
+      self.streamingTasks = streamingTasks
+    }
+
+    func urlSession(
+      _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+      completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+      streamingTasks[dataTask.taskIdentifier]?.didReceive(response)
+      completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+      streamingTasks[dataTask.taskIdentifier]?.didReceive(data)
+    }
+
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+      totalBytesSent: Int64, totalBytesExpectedToSend: Int64
+    ) {
+      streamingTasks[task.taskIdentifier]?.didSend(totalBytesSent, of: totalBytesExpectedToSend)
+    }
+
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+    ) {
+      streamingTasks.remove(task.taskIdentifier)?.didComplete(error: error, response: task.response)
+    }
+
     func urlSession(
       _ session: URLSession, task: URLSessionTask,
       willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,

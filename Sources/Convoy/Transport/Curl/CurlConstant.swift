@@ -33,6 +33,15 @@
     package static let connectTimeoutMilliseconds: Int32 = 156
     package static let pipeWait: Int32 = 237
     package static let suppressConnectHeaders: Int32 = 265
+    package static let noProgress: Int32 = 43
+    package static let xferInfoData: Int32 = 10_057
+    package static let xferInfoFunction: Int32 = 20_219
+
+    /// A write callback's return value that pauses receiving and keeps the bytes offered for
+    /// later (`CURL_WRITEFUNC_PAUSE`).
+    package static let writePause = 0x1000_0001
+    /// `CURLPAUSE_CONT`: unpause both directions.
+    package static let pauseContinue: Int32 = 0
 
     /// `CURL_HTTP_VERSION_2TLS`: HTTP/2 over TLS when the server offers it, HTTP/1.1 otherwise.
     package static let httpVersion2OverTLS = 4

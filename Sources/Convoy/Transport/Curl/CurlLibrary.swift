@@ -21,6 +21,9 @@
     /// `size_t (*)(char *, size_t, size_t, void *)`: the write, header and read callbacks.
     package typealias DataCallback =
       @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
+    /// `int (*)(void *, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)`.
+    package typealias ProgressCallback =
+      @convention(c) (UnsafeMutableRawPointer?, Int64, Int64, Int64, Int64) -> Int32
 
     /// libcurl 7.68.0 added `curl_multi_wakeup`, which the event loop needs.
     static let minimumVersion: UInt32 = 0x07_44_00
@@ -33,6 +36,8 @@
     package let easySetLong: @convention(c) (Easy, Int32, Int) -> Int32
     package let easySetPointer: @convention(c) (Easy, Int32, UnsafeRawPointer?) -> Int32
     package let easySetCallback: @convention(c) (Easy, Int32, DataCallback) -> Int32
+    package let easySetProgressCallback: @convention(c) (Easy, Int32, ProgressCallback) -> Int32
+    package let easyPause: @convention(c) (Easy, Int32) -> Int32
     package let easyStrerror: @convention(c) (Int32) -> UnsafePointer<CChar>?
     package let slistAppend: @convention(c) (SList?, UnsafePointer<CChar>) -> SList?
     package let slistFreeAll: @convention(c) (SList?) -> Void
@@ -83,6 +88,8 @@
       easySetLong = try Self.symbol("curl_easy_setopt", in: handle)
       easySetPointer = try Self.symbol("curl_easy_setopt", in: handle)
       easySetCallback = try Self.symbol("curl_easy_setopt", in: handle)
+      easySetProgressCallback = try Self.symbol("curl_easy_setopt", in: handle)
+      easyPause = try Self.symbol("curl_easy_pause", in: handle)
       easyStrerror = try Self.symbol("curl_easy_strerror", in: handle)
       slistAppend = try Self.symbol("curl_slist_append", in: handle)
       slistFreeAll = try Self.symbol("curl_slist_free_all", in: handle)

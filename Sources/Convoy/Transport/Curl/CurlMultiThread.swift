@@ -14,6 +14,7 @@
     private let lock = NSLock()
     private var submitted: [CurlTransfer] = []
     private var cancelled: [CurlTransfer] = []
+    private var resumed: [CurlTransfer] = []
     private var isStopping = false
     /// Whether the loop is in (or about to enter) `curl_multi_poll` with nothing posted, and no
     /// wake-up is on its way yet. Only then does posting need `curl_multi_wakeup`: a loop that is
@@ -55,6 +56,12 @@
       _ = post { cancelled.append(transfer) }
     }
 
+    /// Asks the loop to let a paused transfer receive again (`curl_easy_pause` must be called on
+    /// the thread that drives the multi handle).
+    func resume(_ transfer: CurlTransfer) {
+      _ = post { resumed.append(transfer) }
+    }
+
     /// Ends the loop; transfers still running complete as cancelled.
     func stop() {
       lock.withLock {
@@ -82,12 +89,13 @@
       var running: Int32 = 0
       var pending: Int32 = 0
       while true {
-        let (newTransfers, cancellations, stopping) = lock.withLock {
+        let (newTransfers, cancellations, resumptions, stopping) = lock.withLock {
           defer {
             submitted.removeAll(keepingCapacity: true)
             cancelled.removeAll(keepingCapacity: true)
+            resumed.removeAll(keepingCapacity: true)
           }
-          return (submitted, cancelled, isStopping)
+          return (submitted, cancelled, resumed, isStopping)
         }
         for transfer in newTransfers where !transfer.isCompleted {
           if library.multiAddHandle(multi, transfer.easy) == 0 {
@@ -102,12 +110,17 @@
             transfer.abandon(reason: "cancelled by the caller")
           }
         }
+        for transfer in resumptions where active[transfer.easy] === transfer {
+          transfer.continueReceiving()
+        }
         if stopping { break }
         _ = library.multiPerform(multi, &running)
         completeFinishedTransfers()
         // Completions often post the next transfer from this very thread: take it at once.
         let mayWait = lock.withLock { () -> Bool in
-          guard submitted.isEmpty, cancelled.isEmpty, !isStopping else { return false }
+          guard submitted.isEmpty, cancelled.isEmpty, resumed.isEmpty, !isStopping else {
+            return false
+          }
           isWaitingForWork = true
           return true
         }

@@ -19,7 +19,10 @@
     }
 
     /// Takes one raw line, with or without its `CRLF`.
-    mutating func add(line bytes: UnsafeBufferPointer<UInt8>) {
+    ///
+    /// - Returns: Whether the line was the blank line that completes the final (non-`1xx`) head.
+    @discardableResult
+    mutating func add(line bytes: UnsafeBufferPointer<UInt8>) -> Bool {
       var end = bytes.count
       while end > 0, bytes[end - 1] == UInt8(ascii: "\n") || bytes[end - 1] == UInt8(ascii: "\r") {
         end -= 1
@@ -27,20 +30,21 @@
       guard end > 0 else {
         // The blank line closing a head.
         headers = HTTPHeaders(fields)
-        return
+        return statusCode >= 200
       }
       let line = UnsafeBufferPointer(rebasing: bytes[0..<end])
       if line.starts(with: "HTTP/".utf8) {
         startHead(statusLine: line)
       } else if Self.isBlank(line[0]) {
         // Obsolete line folding (RFC 9112 §5.2): the line continues the previous value.
-        guard !fields.isEmpty else { return }
+        guard !fields.isEmpty else { return false }
         fields[fields.count - 1].value += " " + Self.trimmedText(line[...])
       } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
         let name = Self.trimmedText(line[0..<colon])
         let value = Self.trimmedText(line[(colon + 1)...])
         if !name.isEmpty { fields.append(HTTPHeaders.Field(name: name, value: value)) }
       }
+      return false
     }
 
     private mutating func startHead(statusLine line: UnsafeBufferPointer<UInt8>) {

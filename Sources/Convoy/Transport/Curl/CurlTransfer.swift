@@ -6,22 +6,39 @@
   /// One exchange on a libcurl easy handle: configured on the caller's thread, then handed to the
   /// ``CurlMultiThread``, which alone touches it (and the buffers below) until it is done.
   ///
+  /// The answer is either buffered whole for a completion, or streamed to a ``TransferReceiver``
+  /// as it arrives, pausing libcurl while the receiver asks it to.
+  ///
   /// libcurl's callbacks receive this object unretained; the event loop keeps it alive for as long
   /// as its easy handle is in the multi handle.
-  final class CurlTransfer: TransferHandle, @unchecked Sendable {
+  final class CurlTransfer: StreamingTransferHandle, @unchecked Sendable {
     typealias Completion = @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+
+    /// Who gets the answer.
+    enum Consumer {
+      case buffered(Completion)
+      case streamed(any TransferReceiver)
+    }
 
     let easy: CurlLibrary.Easy
     private let library: CurlLibrary
     private let url: URL
     private let startDate = Date()
     private weak var loop: CurlMultiThread?
+    /// The streaming receiver, read on the loop thread; `nil` when buffering.
+    private let receiver: (any TransferReceiver)?
 
     // Owned by the event loop thread once submitted.
     private var head = CurlResponseHead()
     private var body = Data()
     private var bytesSent = 0
+    private var bytesReceived = 0
     private var fileReadFailed = false
+    private var isHeadDelivered = false
+    /// The receiver asked for a pause; the next bytes libcurl offers are refused (and kept by
+    /// libcurl) until the receiver resumes.
+    private var isReceivePaused = false
+    private var lastReportedUpload: Int64 = -1
 
     // Kept for libcurl, which reads them during the transfer without copying.
     private var headerList: CurlLibrary.SList?
@@ -30,13 +47,13 @@
     private var isTornDown = false
 
     private let lock = NSLock()
-    private var completion: Completion?
+    private var consumer: Consumer?
 
     /// Creates and configures the easy handle; fails without touching the network when the
     /// request cannot be sent (a URL libcurl rejects, an unreadable body file).
     init(
       request: TransportRequest, library: CurlLibrary, loop: CurlMultiThread,
-      defaultUserAgent: String, completion: @escaping Completion
+      defaultUserAgent: String, consumer: Consumer
     ) throws(TransportFailure) {
       guard let url = request.urlRequest.url else {
         throw TransportFailure(kind: .unsupportedURL, detail: "the request has no URL")
@@ -48,7 +65,12 @@
       self.library = library
       self.url = url
       self.loop = loop
-      self.completion = completion
+      self.consumer = consumer
+      if case .streamed(let receiver) = consumer {
+        self.receiver = receiver
+      } else {
+        self.receiver = nil
+      }
       try configure(request, defaultUserAgent: defaultUserAgent)
     }
 
@@ -60,33 +82,61 @@
     /// caller holding a lock cannot deadlock); the event loop detaches the easy handle on its next
     /// turn.
     func cancel() {
-      guard let completion = takeCompletion() else { return }
+      guard let consumer = takeConsumer() else { return }
       DispatchQueue.global().async {
-        completion(.failure(TransportFailure(kind: .cancelled, detail: "cancelled by the caller")))
+        Self.complete(
+          consumer,
+          with: .failure(TransportFailure(kind: .cancelled, detail: "cancelled by the caller")))
       }
       loop?.cancel(self)
     }
 
+    func resumeReceiving() {
+      loop?.resume(self)
+    }
+
     /// Whether the transfer was already completed (by a cancellation) before it started.
-    var isCompleted: Bool { lock.withLock { completion == nil } }
+    var isCompleted: Bool { lock.withLock { consumer == nil } }
 
     /// Called by the event loop once libcurl reports the transfer done and the handle is detached.
     func finish(code: Int32) {
       let result = makeResult(code: code)
+      if receiver != nil, case .success(let response) = result { deliverHead(response.head) }
       tearDown()
-      takeCompletion()?(result)
+      guard let consumer = takeConsumer() else { return }
+      Self.complete(consumer, with: result)
     }
 
     /// Called by the event loop when it stops with the transfer still running.
     func abandon(reason: String) {
       tearDown()
-      takeCompletion()?(.failure(TransportFailure(kind: .cancelled, detail: reason)))
+      guard let consumer = takeConsumer() else { return }
+      Self.complete(consumer, with: .failure(TransportFailure(kind: .cancelled, detail: reason)))
     }
 
-    private func takeCompletion() -> Completion? {
+    /// Called by the event loop for a receiver that asked to go on after a pause.
+    func continueReceiving() {
+      guard isReceivePaused else { return }
+      isReceivePaused = false
+      // libcurl may deliver the bytes it kept from inside this call, on this (the loop) thread.
+      _ = library.easyPause(easy, CurlConstant.pauseContinue)
+    }
+
+    private func takeConsumer() -> Consumer? {
       lock.withLock {
-        defer { completion = nil }
-        return completion
+        defer { consumer = nil }
+        return consumer
+      }
+    }
+
+    private static func complete(
+      _ consumer: Consumer, with result: Result<TransportResponse, TransportFailure>
+    ) {
+      switch consumer {
+      case .buffered(let completion):
+        completion(result)
+      case .streamed(let receiver):
+        receiver.transferDidComplete(result.map(\.metrics))
       }
     }
 
@@ -108,7 +158,7 @@
         httpVersion: head.httpVersion)
       let metrics = TransferMetrics(
         startDate: startDate, duration: Date().timeIntervalSince(startDate),
-        bytesReceived: body.count, bytesSent: bytesSent)
+        bytesReceived: receiver == nil ? body.count : bytesReceived, bytesSent: bytesSent)
       return .success(TransportResponse(head: response, data: body, metrics: metrics))
     }
 
@@ -153,6 +203,12 @@
       let method = request.urlRequest.httpMethod?.uppercased() ?? "GET"
       try configureBody(request, method: method)
       configureHeaders(request.urlRequest, defaultUserAgent: defaultUserAgent)
+      // Upload progress is reported only to receivers, and only for bodies.
+      if receiver != nil, bytesSent > 0 {
+        setLong(CurlConstant.noProgress, 0)
+        setPointer(CurlConstant.xferInfoData, UnsafeRawPointer(this))
+        _ = library.easySetProgressCallback(easy, CurlConstant.xferInfoFunction, curlProgress)
+      }
     }
 
     /// libcurl has no "idle" timeout as such: the connect timeout bounds the handshake, and the
@@ -250,7 +306,21 @@
 
     // MARK: - Callbacks (event loop thread)
 
-    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) {
+    /// - Returns: What the write callback answers libcurl: the count taken, or a pause.
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+      if let receiver {
+        guard !isReceivePaused else { return CurlConstant.writePause }
+        deliverHead(currentHead())
+        bytesReceived += bytes.count
+        guard !isCompleted else { return bytes.count }
+        if receiver.transferDidReceiveBody(Data(bytes)) == .pause { isReceivePaused = true }
+        return bytes.count
+      }
+      bufferBody(bytes)
+      return bytes.count
+    }
+
+    private func bufferBody(_ bytes: UnsafeRawBufferPointer) {
       // One allocation for the whole body rather than one per doubling (and a copy each time).
       // A compressed body announces its compressed length, which is only a smaller start; the
       // cap keeps a lying header from reserving memory the body never fills.
@@ -261,7 +331,30 @@
     }
 
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
-      head.add(line: bytes.bindMemory(to: UInt8.self))
+      let headIsComplete = head.add(line: bytes.bindMemory(to: UInt8.self))
+      // A streaming receiver hears of the head as soon as it is whole, before any body byte:
+      // an event stream may send its first event much later.
+      if headIsComplete, receiver != nil { deliverHead(currentHead()) }
+    }
+
+    fileprivate func reportUpload(sent: Int64, total: Int64) {
+      guard sent != lastReportedUpload, let receiver, !isCompleted else { return }
+      lastReportedUpload = sent
+      receiver.transferDidSendBody(
+        TransferProgress(completedBytes: sent, totalBytes: total > 0 ? total : nil))
+    }
+
+    private func currentHead() -> HTTPResponse {
+      HTTPResponse(
+        statusCode: head.statusCode, url: url, headers: head.headers,
+        httpVersion: head.httpVersion)
+    }
+
+    private func deliverHead(_ response: HTTPResponse) {
+      guard !isHeadDelivered, let receiver else { return }
+      isHeadDelivered = true
+      guard !isCompleted else { return }
+      receiver.transferDidReceiveHead(response)
     }
 
     fileprivate func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
@@ -280,7 +373,11 @@
 
   private let curlWriteBody: CurlLibrary.DataCallback = { pointer, size, count, userdata in
     transfer(userdata).receiveBody(UnsafeRawBufferPointer(start: pointer, count: size * count))
-    return size * count
+  }
+
+  private let curlProgress: CurlLibrary.ProgressCallback = { userdata, _, _, total, sent in
+    transfer(userdata).reportUpload(sent: sent, total: total)
+    return 0
   }
 
   private let curlWriteHeader: CurlLibrary.DataCallback = { pointer, size, count, userdata in

@@ -56,13 +56,34 @@
       _ request: TransportRequest,
       completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> any TransferHandle {
+      start(request, consumer: .buffered(completion)) { failure in
+        DispatchQueue.global().async { completion(.failure(failure)) }
+      }
+    }
+
+    /// Streams the answer to `receiver`: the head as soon as it is complete, then the body as
+    /// libcurl reads it. A receiver that pauses makes libcurl stop reading from the socket (the
+    /// bytes it already holds wait inside libcurl), so the server is slowed down by TCP or
+    /// HTTP/2 flow control instead of memory growing.
+    public func startStreamingTransfer(
+      _ request: TransportRequest, receiver: any TransferReceiver
+    ) -> any StreamingTransferHandle {
+      start(request, consumer: .streamed(receiver)) { failure in
+        DispatchQueue.global().async { receiver.transferDidComplete(.failure(failure)) }
+      }
+    }
+
+    private func start(
+      _ request: TransportRequest, consumer: CurlTransfer.Consumer,
+      failedToStart: (TransportFailure) -> Void
+    ) -> any StreamingTransferHandle {
       let transfer: CurlTransfer
       do {
         transfer = try CurlTransfer(
           request: request, library: library, loop: loop, defaultUserAgent: userAgent,
-          completion: completion)
+          consumer: consumer)
       } catch {
-        DispatchQueue.global().async { completion(.failure(error)) }
+        failedToStart(error)
         return NothingToCancel()
       }
       if !loop.submit(transfer) {
@@ -71,8 +92,9 @@
       return transfer
     }
 
-    private struct NothingToCancel: TransferHandle {
+    private struct NothingToCancel: StreamingTransferHandle {
       func cancel() {}
+      func resumeReceiving() {}
     }
   }
 #endif

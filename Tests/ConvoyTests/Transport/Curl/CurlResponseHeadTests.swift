@@ -8,7 +8,7 @@
       var head = CurlResponseHead()
       for line in lines {
         var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBufferPointer { head.add(line: UnsafeBufferPointer($0)) }
+        _ = bytes.withUnsafeMutableBufferPointer { head.add(line: UnsafeBufferPointer($0)) }
       }
       return head
     }
@@ -55,7 +55,7 @@
         Array("HTTP/1.1 200 OK\r\n".utf8), Array("X-Name: caf".utf8) + [0xE9, 13, 10], [13, 10],
       ] {
         var bytes = line
-        bytes.withUnsafeMutableBufferPointer { parsed.add(line: UnsafeBufferPointer($0)) }
+        _ = bytes.withUnsafeMutableBufferPointer { parsed.add(line: UnsafeBufferPointer($0)) }
       }
       #expect(parsed.headers["X-Name"] == "café")
     }

@@ -1,0 +1,90 @@
+import Foundation
+
+extension CallPipeline {
+  /// The most bytes of an error answer's body read for the error's message before the transfer
+  /// is closed: enough for any message meant for people, bounded against a server that streams
+  /// an endless error.
+  static let errorBodyLimit = 64 << 10
+
+  /// Opens `request` as a stream on the same road as a buffered call: adapters and signing, then
+  /// the decisions judge the head (renewing, retrying, following redirects, validating the
+  /// status) before the caller sees a byte.
+  ///
+  /// Decoding is left out of the chain, since the caller reads the body itself. An answer whose
+  /// status the request does not accept has its body read up to ``errorBodyLimit`` so that the
+  /// error carries the server's message.
+  func openStream<Request: RequestDescribing>(
+    _ request: Request, options: StreamOptions
+  ) async throws -> ResponseStream {
+    let events = EventEmitter.call(observers: observers, jobID: jobID, method: request.method)
+    let start = Date()
+    let describedURL = events.isObserved ? try? configuration.url(path: request.path) : nil
+    events.emit(.requestCreated, url: describedURL)
+    do {
+      let chain = (request.decisions ?? decisions).filter { !($0 is ResponseDecoding) }
+      let (stream, status) = try await attempts(
+        of: request, events: events, chain: chain, timeout: options.headTimeout,
+        send: { transportRequest, remaining, context in
+          await openBody(transportRequest, headTimeout: remaining, options: options, context: context)
+        },
+        settle: { _, received, context in
+          let head = received.response.head
+          guard let body = received.body, context.acceptableStatusCodes.contains(head.statusCode)
+          else {
+            received.body?.cancel()
+            throw ServerConnectionError.httpError(
+              head.statusCode,
+              context.errorContext(statusCode: head.statusCode, body: received.response.data))
+          }
+          return ResponseStream(
+            head: head,
+            body: ResponseBody(
+              buffer: body,
+              errorContext: ErrorContext(method: request.method, url: head.url)))
+        })
+      stream.body.whenOver { result in
+        let error: (any Error)? =
+          switch result {
+          case .success: nil
+          case .failure(let failure) where failure.kind == .cancelled:
+            // A reader that stopped early ended the stream on purpose.
+            nil
+          case .failure(let failure):
+            ServerConnectionError.transportFailed(
+              failure, ErrorContext(method: request.method, url: stream.head.url))
+          }
+        events.emitEnd(error, url: stream.head.url, startedAt: start, status: status)
+      }
+      return stream
+    } catch {
+      events.emitEnd(error, url: describedURL, startedAt: start)
+      throw error
+    }
+  }
+
+  private func openBody(
+    _ request: TransportRequest, headTimeout: TimeInterval, options: StreamOptions,
+    context: RequestContext
+  ) async -> Result<Received, ServerConnectionError> {
+    var request = request
+    if let idleTimeout = options.idleTimeout { request.idleTimeout = idleTimeout }
+    let opened = await StreamingExchange.open(
+      request, transport: transport, policy: configuration.redirectPolicy,
+      headTimeout: headTimeout, bufferCapacity: options.bufferSize)
+    switch opened {
+    case .failure(let failure):
+      return .failure(Self.error(for: failure, method: context.method))
+    case .success(let opened):
+      var excerpt = Data()
+      if !context.acceptableStatusCodes.contains(opened.head.statusCode) {
+        excerpt = await opened.body.readExcerpt(limit: Self.errorBodyLimit)
+      }
+      let metrics = TransferMetrics(
+        startDate: Date(), duration: 0, bytesReceived: excerpt.count, bytesSent: 0)
+      return .success(
+        Received(
+          response: TransportResponse(head: opened.head, data: excerpt, metrics: metrics),
+          body: opened.body))
+    }
+  }
+}

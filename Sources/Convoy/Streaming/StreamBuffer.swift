@@ -1,0 +1,226 @@
+import Foundation
+
+/// Receives one streamed transfer and holds what its reader has not taken yet, up to a bound.
+///
+/// The transport hands it the head and body pieces on its own thread; one reader takes them with
+/// ``head()`` and ``nextChunk()``. When more than `capacity` bytes wait, the transfer is paused,
+/// and it is resumed once the reader has taken the buffer below half of that, so memory per
+/// stream stays near `capacity` plus one piece, however slow the reader.
+final class StreamBuffer: TransferReceiver, @unchecked Sendable {
+  let capacity: Int
+
+  private let lock = NSLock()
+  private var handle: (any StreamingTransferHandle)?
+  private var head: HTTPResponse?
+  private var headWaiter: CheckedContinuation<Result<HTTPResponse, TransportFailure>, Never>?
+  private var chunks: [Data] = []
+  private var firstChunk = 0
+  private var bufferedBytes = 0
+  private var isPaused = false
+  private var end: Result<TransferMetrics, TransportFailure>?
+  private var bodyWaiter: CheckedContinuation<Void, Never>?
+  private var endObservers: [@Sendable (Result<TransferMetrics, TransportFailure>) -> Void] = []
+  private var bytesDelivered: Int64 = 0
+
+  init(capacity: Int) {
+    self.capacity = max(capacity, 1)
+  }
+
+  /// Starts the transfer on `transport`, feeding this buffer.
+  func start(_ request: TransportRequest, on transport: any HTTPTransport) {
+    let handle = transport.startStreamingTransfer(request, receiver: self)
+    let isOver = lock.withLock {
+      self.handle = handle
+      return end != nil
+    }
+    if isOver { handle.cancel() }
+  }
+
+  /// Stops the transfer; a reader waiting or reading later gets ``TransportFailure/Kind/cancelled``
+  /// unless the body had already ended.
+  func cancel() {
+    let handle = lock.withLock { end == nil ? self.handle : nil }
+    handle?.cancel()
+    transferDidComplete(
+      .failure(TransportFailure(kind: .cancelled, detail: "cancelled by the caller")))
+  }
+
+  /// Stops the transfer if it is still running; a reader that left early needs nothing more.
+  func closeIfOpen() {
+    guard lock.withLock({ end == nil }) else { return }
+    cancel()
+  }
+
+  /// Runs `action` once the transfer is over (at once if it already is).
+  func whenOver(_ action: @escaping @Sendable (Result<TransferMetrics, TransportFailure>) -> Void) {
+    let ended = lock.withLock { () -> Result<TransferMetrics, TransportFailure>? in
+      if end == nil { endObservers.append(action) }
+      return end
+    }
+    if let ended { action(ended) }
+  }
+
+  /// Body bytes handed to the reader so far.
+  var deliveredByteCount: Int64 { lock.withLock { bytesDelivered } }
+
+  // MARK: - Reader
+
+  /// Waits for the head; cancelling the task cancels the transfer.
+  func head() async -> Result<HTTPResponse, TransportFailure> {
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let ready = lock.withLock { () -> Result<HTTPResponse, TransportFailure>? in
+          if let head { return .success(head) }
+          if case .failure(let failure) = end { return .failure(failure) }
+          if end != nil {
+            return .failure(TransportFailure(kind: .badServerResponse, detail: "no answer head"))
+          }
+          headWaiter = continuation
+          return nil
+        }
+        if let ready { continuation.resume(returning: ready) }
+      }
+    } onCancel: {
+      cancel()
+    }
+  }
+
+  /// The next piece of the body, `nil` at its end.
+  ///
+  /// - Throws: The ``TransportFailure`` that ended the transfer early.
+  func nextChunk() async throws(TransportFailure) -> Data? {
+    while true {
+      let (step, resume) = lock.withLock { () -> (ReadStep, (any StreamingTransferHandle)?) in
+        if firstChunk < chunks.count {
+          let chunk = chunks[firstChunk]
+          chunks[firstChunk] = Data()
+          firstChunk += 1
+          if firstChunk == chunks.count {
+            chunks.removeAll(keepingCapacity: true)
+            firstChunk = 0
+          }
+          bufferedBytes -= chunk.count
+          bytesDelivered += Int64(chunk.count)
+          var resume: (any StreamingTransferHandle)?
+          if isPaused, bufferedBytes <= capacity / 2 {
+            isPaused = false
+            resume = handle
+          }
+          return (.chunk(chunk), resume)
+        }
+        switch end {
+        case .success: return (.finished, nil)
+        case .failure(let failure): return (.failed(failure), nil)
+        case nil: return (.wait, nil)
+        }
+      }
+      resume?.resumeReceiving()
+      switch step {
+      case .chunk(let chunk): return chunk
+      case .finished: return nil
+      case .failed(let failure): throw failure
+      case .wait:
+        guard !Task.isCancelled else {
+          cancel()
+          throw TransportFailure(kind: .cancelled, detail: "cancelled by the caller")
+        }
+        await waitForMore()
+      }
+    }
+  }
+
+  /// Reads at most `limit` bytes of the body, for an error's excerpt, then stops the transfer.
+  func readExcerpt(limit: Int) async -> Data {
+    var excerpt = Data()
+    while excerpt.count < limit, let chunk = try? await nextChunk() {
+      excerpt.append(chunk.prefix(limit - excerpt.count))
+    }
+    cancel()
+    return excerpt
+  }
+
+  private enum ReadStep {
+    case chunk(Data)
+    case finished
+    case failed(TransportFailure)
+    case wait
+  }
+
+  private func waitForMore() async {
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let ready = lock.withLock { () -> Bool in
+          guard firstChunk >= chunks.count, end == nil else { return true }
+          bodyWaiter = continuation
+          return false
+        }
+        if ready { continuation.resume() }
+      }
+    } onCancel: {
+      cancel()
+    }
+  }
+
+  // MARK: - TransferReceiver (the transport's thread)
+
+  func transferDidReceiveHead(_ head: HTTPResponse) {
+    let waiter = lock.withLock { () -> CheckedContinuation<Result<HTTPResponse, TransportFailure>, Never>? in
+      guard end == nil else { return nil }
+      self.head = head
+      defer { headWaiter = nil }
+      return headWaiter
+    }
+    waiter?.resume(returning: .success(head))
+  }
+
+  func transferDidReceiveBody(_ bytes: Data) -> TransferFlow {
+    let (flow, waiter) = lock.withLock { () -> (TransferFlow, CheckedContinuation<Void, Never>?) in
+      guard end == nil else { return (.proceed, nil) }
+      chunks.append(bytes)
+      bufferedBytes += bytes.count
+      defer { bodyWaiter = nil }
+      if bufferedBytes >= capacity { isPaused = true }
+      return (isPaused ? .pause : .proceed, bodyWaiter)
+    }
+    waiter?.resume()
+    return flow
+  }
+
+  func transferDidComplete(_ result: Result<TransferMetrics, TransportFailure>) {
+    let claimed = lock.withLock { () -> Claimed? in
+      guard end == nil else { return nil }
+      end = result
+      if case .failure(let failure) = result, failure.kind == .cancelled {
+        // The reader stopped reading: what waits is worth nothing. After any other failure the
+        // reader still gets every byte that arrived, then the failure.
+        chunks.removeAll()
+        firstChunk = 0
+        bufferedBytes = 0
+      }
+      defer {
+        headWaiter = nil
+        bodyWaiter = nil
+        endObservers = []
+        handle = nil
+      }
+      return Claimed(headWaiter: headWaiter, bodyWaiter: bodyWaiter, observers: endObservers)
+    }
+    guard let claimed else { return }
+    if let headWaiter = claimed.headWaiter {
+      switch result {
+      case .failure(let failure): headWaiter.resume(returning: .failure(failure))
+      case .success:
+        headWaiter.resume(
+          returning: .failure(TransportFailure(kind: .badServerResponse, detail: "no answer head")))
+      }
+    }
+    claimed.bodyWaiter?.resume()
+    for observer in claimed.observers { observer(result) }
+  }
+
+  private struct Claimed {
+    var headWaiter: CheckedContinuation<Result<HTTPResponse, TransportFailure>, Never>?
+    var bodyWaiter: CheckedContinuation<Void, Never>?
+    var observers: [@Sendable (Result<TransferMetrics, TransportFailure>) -> Void]
+  }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Opens one streamed exchange: the request, every redirect hop the policy follows, and a
+/// deadline for the head to arrive. Unlike ``Exchange`` it ends when the final head is there and
+/// leaves the body flowing into the returned buffer, with no deadline on it: a stream may last
+/// for hours, and only the transport's idle limit bounds a silence.
+enum StreamingExchange {
+  /// The final hop's request, head and body.
+  struct Opened {
+    var request: TransportRequest
+    var head: HTTPResponse
+    var body: StreamBuffer
+  }
+
+  static func open(
+    _ request: TransportRequest, transport: any HTTPTransport, policy: RedirectPolicy,
+    headTimeout: TimeInterval, bufferCapacity: Int
+  ) async -> Result<Opened, Exchange.ExchangeFailure> {
+    let deadline = Date().addingTimeInterval(headTimeout)
+    var current = request
+    var hops = 0
+    while true {
+      let body = StreamBuffer(capacity: bufferCapacity)
+      let expired = Locked(false)
+      let timer = DeadlineScheduler.shared.schedule(after: deadline.timeIntervalSinceNow) {
+        expired.withLock { $0 = true }
+        body.cancel()
+      }
+      body.start(current, on: transport)
+      let head = await body.head()
+      timer.cancel()
+      switch head {
+      case .failure(let failure):
+        if expired.withLock({ $0 }) { return .failure(.deadlinePassed(current)) }
+        if failure.kind == .cancelled { return .failure(.cancelled) }
+        return .failure(.transport(failure, current))
+      case .success(let head):
+        do {
+          guard let next = try policy.nextRequest(after: current, response: head, hopsSoFar: hops)
+          else { return .success(Opened(request: current, head: head, body: body)) }
+          body.cancel()
+          current = next
+          hops += 1
+        } catch {
+          body.cancel()
+          return .failure(.transport(error, current))
+        }
+      }
+    }
+  }
+}

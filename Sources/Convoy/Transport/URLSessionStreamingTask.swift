@@ -1,0 +1,135 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// One streamed transfer on a `URLSession` task whose events the session's delegate forwards.
+///
+/// A receiver that pauses suspends the task; resuming resumes it. The delegate queue is serial,
+/// so the receiver hears of the head, the body and the end one at a time, in order.
+final class URLSessionStreamingTask: StreamingTransferHandle, @unchecked Sendable {
+  private let receiver: any TransferReceiver
+  private let startDate = Date()
+  private let bytesSent: Int
+  private let lock = NSLock()
+  private var task: URLSessionTask?
+  private var isOver = false
+  private var isPaused = false
+  private var isHeadDelivered = false
+  private var bytesReceived = 0
+
+  init(receiver: any TransferReceiver, bytesSent: Int) {
+    self.receiver = receiver
+    self.bytesSent = bytesSent
+  }
+
+  func start(_ task: URLSessionTask) {
+    let cancelledEarly = lock.withLock {
+      self.task = task
+      return isOver
+    }
+    if cancelledEarly { task.cancel() }
+    task.resume()
+  }
+
+  func cancel() {
+    let task = lock.withLock { () -> URLSessionTask?? in
+      guard !isOver else { return nil }
+      isOver = true
+      return .some(self.task)
+    }
+    guard let task else { return }
+    task?.cancel()
+    // Reported at once and off the caller's thread, as curl does: a suspended task might not
+    // report its cancellation until it is resumed.
+    DispatchQueue.global().async { [receiver] in
+      receiver.transferDidComplete(
+        .failure(TransportFailure(kind: .cancelled, detail: "cancelled by the caller")))
+    }
+  }
+
+  func resumeReceiving() {
+    let task = lock.withLock { () -> URLSessionTask? in
+      guard isPaused, !isOver else { return nil }
+      isPaused = false
+      return self.task
+    }
+    task?.resume()
+  }
+
+  // MARK: - Delegate events (the session's serial delegate queue)
+
+  func didReceive(_ response: URLResponse) {
+    guard let http = response as? HTTPURLResponse else { return }
+    deliverHead(http)
+  }
+
+  func didReceive(_ data: Data) {
+    let proceed = lock.withLock { () -> Bool in
+      bytesReceived += data.count
+      return !isOver
+    }
+    guard proceed, receiver.transferDidReceiveBody(data) == .pause else { return }
+    let task = lock.withLock { () -> URLSessionTask? in
+      guard !isOver else { return nil }
+      isPaused = true
+      return self.task
+    }
+    task?.suspend()
+  }
+
+  func didSend(_ sent: Int64, of total: Int64) {
+    guard !lock.withLock({ isOver }) else { return }
+    receiver.transferDidSendBody(
+      TransferProgress(completedBytes: sent, totalBytes: total > 0 ? total : nil))
+  }
+
+  func didComplete(error: (any Error)?, response: URLResponse?) {
+    let received = lock.withLock { () -> Int? in
+      guard !isOver else { return nil }
+      isOver = true
+      return bytesReceived
+    }
+    guard let received else { return }
+    let http = response as? HTTPURLResponse
+    // A refused authentication challenge ends the task with -999 while `response` holds the 401:
+    // that is the answer, as in the buffered transport.
+    if let http, error == nil || (error as? URLError)?.code == .cancelled {
+      deliverHead(http)
+      receiver.transferDidComplete(
+        .success(
+          TransferMetrics(
+            startDate: startDate, duration: Date().timeIntervalSince(startDate),
+            bytesReceived: received, bytesSent: bytesSent)))
+      return
+    }
+    receiver.transferDidComplete(.failure(URLSessionTransport.failure(for: error)))
+  }
+
+  private func deliverHead(_ http: HTTPURLResponse) {
+    let isFirst = lock.withLock { () -> Bool in
+      defer { isHeadDelivered = true }
+      return !isHeadDelivered && !isOver
+    }
+    guard isFirst else { return }
+    receiver.transferDidReceiveHead(HTTPResponse(http))
+  }
+}
+
+/// The streaming tasks of one session, by task identifier, for its delegate.
+final class URLSessionStreamingTasks: Sendable {
+  private let tasks = Locked<[Int: URLSessionStreamingTask]>([:])
+
+  func add(_ task: URLSessionStreamingTask, for identifier: Int) {
+    tasks.withLock { $0[identifier] = task }
+  }
+
+  subscript(identifier: Int) -> URLSessionStreamingTask? {
+    tasks.withLock { $0[identifier] }
+  }
+
+  func remove(_ identifier: Int) -> URLSessionStreamingTask? {
+    tasks.withLock { $0.removeValue(forKey: identifier) }
+  }
+}
