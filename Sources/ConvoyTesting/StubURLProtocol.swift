@@ -198,7 +198,7 @@ extension TransportFailure {
     case .unsupportedURL: code = .unsupportedURL
     case .fileUnreadable: code = .fileDoesNotExist
     case .notCached: code = .resourceUnavailable
-    case .other: return StubbedFailure(description: detail)
+    case .readerTooSlow, .other: return StubbedFailure(description: detail)
     }
     return URLError(code)
   }

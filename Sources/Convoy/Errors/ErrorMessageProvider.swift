@@ -108,7 +108,7 @@ public struct ErrorMessageProvider: Sendable {
     case .badServerResponse, .tooManyRedirects: .unreadableResponse
     case .unsupportedURL, .fileUnreadable: .invalidRequest
     case .notCached: .notAvailableOffline
-    case .cancelled, .other: .unknown
+    case .cancelled, .readerTooSlow, .other: .unknown
     }
   }
 

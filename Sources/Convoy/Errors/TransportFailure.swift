@@ -33,6 +33,10 @@ public struct TransportFailure: Error, Sendable, Hashable, CustomStringConvertib
     /// Nothing usable is cached and the request's cache policy forbids loading
     /// (``CachePolicy/returnCacheDontLoad``).
     case notCached
+    /// A stream's reader fell further behind than its buffer allows, on a transport that cannot
+    /// pause (FoundationNetworking's `URLSession`): the stream stops rather than letting memory
+    /// grow without bound.
+    case readerTooSlow
     /// Anything else.
     case other
   }

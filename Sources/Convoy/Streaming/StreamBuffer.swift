@@ -22,8 +22,14 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
   private var endObservers: [@Sendable (Result<TransferMetrics, TransportFailure>) -> Void] = []
   private var bytesDelivered: Int64 = 0
 
+  /// Beyond this many waiting bytes the stream fails with
+  /// ``TransportFailure/Kind/readerTooSlow``: only a transport that cannot pause gets here, since
+  /// one that can stops after the piece that filled the buffer.
+  let overflowLimit: Int
+
   init(capacity: Int) {
     self.capacity = max(capacity, 1)
+    self.overflowLimit = self.capacity + max(self.capacity, 4 << 20)
   }
 
   /// Starts the transfer on `transport`, feeding this buffer.
@@ -174,15 +180,26 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
   }
 
   func transferDidReceiveBody(_ bytes: Data) -> TransferFlow {
-    let (flow, waiter) = lock.withLock { () -> (TransferFlow, CheckedContinuation<Void, Never>?) in
-      guard end == nil else { return (.proceed, nil) }
+    let (flow, waiter, overflowed) = lock.withLock {
+      () -> (TransferFlow, CheckedContinuation<Void, Never>?, Bool) in
+      guard end == nil else { return (.proceed, nil, false) }
+      guard bufferedBytes + bytes.count <= overflowLimit else { return (.pause, nil, true) }
       chunks.append(bytes)
       bufferedBytes += bytes.count
       defer { bodyWaiter = nil }
       if bufferedBytes >= capacity { isPaused = true }
-      return (isPaused ? .pause : .proceed, bodyWaiter)
+      return (isPaused ? .pause : .proceed, bodyWaiter, false)
     }
     waiter?.resume()
+    if overflowed {
+      let handle = lock.withLock { self.handle }
+      handle?.cancel()
+      transferDidComplete(
+        .failure(
+          TransportFailure(
+            kind: .readerTooSlow,
+            detail: "more than \(overflowLimit) bytes waited for a reader the transport cannot pause")))
+    }
     return flow
   }
 

@@ -71,12 +71,18 @@ final class URLSessionStreamingTask: StreamingTransferHandle, @unchecked Sendabl
       return !isOver
     }
     guard proceed, receiver.transferDidReceiveBody(data) == .pause else { return }
-    let task = lock.withLock { () -> URLSessionTask? in
-      guard !isOver else { return nil }
-      isPaused = true
-      return self.task
-    }
-    task?.suspend()
+    #if canImport(FoundationNetworking)
+      // FoundationNetworking cannot pause a transfer: suspending a running task takes its libcurl
+      // handle out of the multi handle, and resuming starts the transfer again. The receiver
+      // keeps accepting bytes and bounds its memory itself (``TransportFailure/Kind/readerTooSlow``).
+    #else
+      let task = lock.withLock { () -> URLSessionTask? in
+        guard !isOver else { return nil }
+        isPaused = true
+        return self.task
+      }
+      task?.suspend()
+    #endif
   }
 
   func didSend(_ sent: Int64, of total: Int64) {

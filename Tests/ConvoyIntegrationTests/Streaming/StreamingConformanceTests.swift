@@ -25,6 +25,21 @@ struct StreamingConformanceTests {
   }
 
   @Test(arguments: TransportUnderTest.allCases)
+  func aSlowReaderGetsEveryByteThroughPausesAndResumes(_ kind: TransportUnderTest) async throws {
+    // An 8 KiB buffer under a 100 KiB body read slowly: the transfer pauses and resumes many times.
+    let stream = try await streamingConnection(kind).stream(
+      StreamCall(path: "/range/102400?chunk_size=2048"), options: StreamOptions(bufferSize: 8192))
+    var streamed = Data()
+    for try await chunk in stream.body {
+      streamed.append(chunk)
+      try await Task.sleep(nanoseconds: 2_000_000)
+    }
+    let expected = (0..<102_400).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+    #expect(streamed.count == 102_400)
+    #expect(streamed.elementsEqual(expected), "the streamed bytes differ from the body sent")
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
   func handsOverTheHeadBeforeASlowBodyEnds(_ kind: TransportUnderTest) async throws {
     let connection = try streamingConnection(kind)
     // Four bytes over two seconds: the head comes at once, the bytes one by one.
