@@ -20,6 +20,9 @@ enum ExitCode: Int32, Sendable, CaseIterable {
   case unavailable = 69
   /// democli built a request that cannot be sent (`EX_SOFTWARE`).
   case software = 70
+  /// A download could not be saved: the disk is full or the place is not writable
+  /// (`EX_CANTCREAT`).
+  case cannotCreate = 73
   /// Timed out or rate limited: trying again later may work (`EX_TEMPFAIL`).
   case temporary = 75
   /// The server's answer could not be understood (`EX_PROTOCOL`).
@@ -52,6 +55,7 @@ enum ExitCode: Int32, Sendable, CaseIterable {
     case .invalidInput: self = .invalidInput
     case .unreadableResponse: self = .unreadableResponse
     case .invalidRequest: self = .software
+    case .storageFull, .fileNotSaved: self = .cannotCreate
     case .unknown: self = .failure
     }
   }
@@ -66,6 +70,7 @@ enum ExitCode: Int32, Sendable, CaseIterable {
     case .notFound: "not found"
     case .unavailable: "offline, server unreachable, insecure or failing"
     case .software: "democli built a request that cannot be sent"
+    case .cannotCreate: "the file could not be saved: no space, or not writable"
     case .temporary: "timed out or rate limited: try again later"
     case .unreadableResponse: "the server's answer could not be understood"
     case .notPermitted: "not logged in, session expired, or not allowed"

@@ -33,6 +33,10 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
   case invalidRequest
   /// The answer was asked for from the cache only, and none is saved.
   case notAvailableOffline
+  /// A download could not be saved: the disk is full.
+  case storageFull
+  /// A download could not be saved where it was asked to go.
+  case fileNotSaved
   /// Anything else.
   case unknown
 }

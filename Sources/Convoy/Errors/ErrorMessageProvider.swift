@@ -63,6 +63,7 @@ public struct ErrorMessageProvider: Sendable {
     case is DecodingError: .unreadableResponse
     case is EncodingError: .invalidRequest
     case is SessionStoreError: .savedLoginUnreadable
+    case let error as FileTransferFailure: category(of: error.kind)
     default: .unknown
     }
   }
@@ -81,6 +82,16 @@ public struct ErrorMessageProvider: Sendable {
     case .refreshLimitExceeded: .serverFailure
     case .insecureDestination: .insecureConnection
     case .cancelled: .unknown
+    }
+  }
+
+  /// The family a download's file failure belongs to: a full disk or an unwritable place is the
+  /// device's; a body that arrived short or out of place is the server's.
+  public static func category(of kind: FileTransferFailure.Kind) -> ErrorCategory {
+    switch kind {
+    case .diskFull: .storageFull
+    case .destinationNotWritable, .fileVanished: .fileNotSaved
+    case .incomplete, .rangeMismatch: .unreadableResponse
     }
   }
 
@@ -157,6 +168,12 @@ public struct ErrorMessageProvider: Sendable {
     .notAvailableOffline: ErrorMessage(
       title: "Not available offline",
       text: "This hasn't been saved on this device yet. Connect to the internet and try again."),
+    .storageFull: ErrorMessage(
+      title: "Not enough space",
+      text: "There isn't enough free space to save this. Free up some space and try again."),
+    .fileNotSaved: ErrorMessage(
+      title: "Couldn't save the file",
+      text: "The file couldn't be saved there. Check that the folder exists and can be written to."),
     .unknown: fallback,
   ]
 }
