@@ -117,6 +117,22 @@ public final class ServerConnection: Sendable {
     try await operation(for: request).runInCallingTask(on: callContext)
   }
 
+  /// Sends `request` and returns its typed answer, telling `uploadProgress` how much of the body
+  /// went out: for photos, videos and other large uploads (``RequestBody/file(_:contentType:)``
+  /// and multipart bodies stream from disk).
+  ///
+  /// ```swift
+  /// let answer = try await connection.execute(UploadPhoto(file: photo)) { progress in
+  ///   print(progress)  // "1.5 MB of 10 MB"
+  /// }
+  /// ```
+  public func execute<Request: RequestDescribing>(
+    _ request: Request, uploadProgress: @escaping @Sendable (TransferProgress) -> Void
+  ) async throws -> Request.Response {
+    try await NetworkRequestOperation(request, connection: self, uploadProgress: uploadProgress)
+      .runInCallingTask(on: callContext)
+  }
+
   /// Sends `request` and delivers its typed answer on `completionQueue`.
   ///
   /// The call runs as a one-request job on the connection's network queue.

@@ -16,15 +16,26 @@ public final class NetworkRequestOperation<Request: RequestDescribing>:
 {
   /// What is sent.
   public let request: Request
+  /// Told how much of the request body went out, if anyone asked.
+  private let uploadProgress: (@Sendable (TransferProgress) -> Void)?
 
   /// Creates an operation that sends `request` through `connection` once it starts.
-  public init(_ request: Request, connection: ServerConnection) {
+  ///
+  /// - Parameters:
+  ///   - request: What to send.
+  ///   - connection: The connection it goes through.
+  ///   - uploadProgress: Told the bytes of the body sent so far, and in all.
+  public init(
+    _ request: Request, connection: ServerConnection,
+    uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+  ) {
     self.request = request
+    self.uploadProgress = uploadProgress
     super.init(connection: connection)
   }
 
   override func perform(with pipeline: CallPipeline) async -> Result<Request.Response, any Error> {
-    await pipeline.result(of: request)
+    await pipeline.result(of: request, uploadProgress: uploadProgress)
   }
 }
 

@@ -87,4 +87,42 @@ extension CallPipeline {
           body: opened.body))
     }
   }
+
+  /// One buffered exchange that reports the request body's progress: it travels as a stream,
+  /// since only the streaming side of a transport reports what it sent, and the answer is read
+  /// whole (within the call's deadline, like any buffered call) for the decisions.
+  func exchangeReportingUpload(
+    _ request: TransportRequest, timeout: TimeInterval, context: RequestContext,
+    progress: @escaping @Sendable (TransferProgress) -> Void
+  ) async -> Result<Received, ServerConnectionError> {
+    let started = Date()
+    let deadline = started.addingTimeInterval(timeout)
+    let opened = await StreamingExchange.open(
+      request, transport: transport, policy: configuration.redirectPolicy,
+      headTimeout: timeout, bufferCapacity: 1 << 20, uploadProgress: progress)
+    switch opened {
+    case .failure(let failure):
+      return .failure(Self.error(for: failure, method: context.method))
+    case .success(let opened):
+      let timer = DeadlineScheduler.shared.schedule(after: deadline.timeIntervalSinceNow) {
+        opened.body.cancel()
+      }
+      defer { timer.cancel() }
+      var data = Data()
+      do {
+        while let chunk = try await opened.body.nextChunk() { data.append(chunk) }
+      } catch {
+        let errorContext = ErrorContext(method: context.method, url: opened.request.urlRequest.url)
+        if Date() >= deadline { return .failure(.timedOut(errorContext)) }
+        if error.kind == .cancelled { return .failure(.cancelled) }
+        return .failure(.transportFailed(error, errorContext))
+      }
+      let metrics = TransferMetrics(
+        startDate: started, duration: Date().timeIntervalSince(started), bytesReceived: data.count,
+        bytesSent: 0)
+      return .success(
+        Received(
+          response: TransportResponse(head: opened.head, data: data, metrics: metrics), body: nil))
+    }
+  }
 }

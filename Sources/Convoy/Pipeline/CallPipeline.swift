@@ -23,13 +23,16 @@ struct CallPipeline: Sendable {
   /// the call fails instead.
   static let maximumAttempts = 16
 
-  func run<Request: RequestDescribing>(_ request: Request) async throws -> Request.Response {
+  func run<Request: RequestDescribing>(
+    _ request: Request, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+  ) async throws -> Request.Response {
     let events = EventEmitter.call(observers: observers, jobID: jobID, method: request.method)
     let start = Date()
     let describedURL = events.isObserved ? try? configuration.url(path: request.path) : nil
     events.emit(.requestCreated, url: describedURL)
     do {
-      let (value, status) = try await perform(request, events: events)
+      let (value, status) = try await perform(
+        request, events: events, uploadProgress: uploadProgress)
       events.emitEnd(nil, url: describedURL, startedAt: start, status: status)
       return value
     } catch {
@@ -39,13 +42,18 @@ struct CallPipeline: Sendable {
   }
 
   private func perform<Request: RequestDescribing>(
-    _ request: Request, events: EventEmitter
+    _ request: Request, events: EventEmitter,
+    uploadProgress: (@Sendable (TransferProgress) -> Void)?
   ) async throws -> (Request.Response, Int) {
     try await attempts(
       of: request, events: events, chain: request.decisions ?? decisions,
       send: { transportRequest, remaining, context in
-        await exchange(transportRequest, timeout: remaining, context: context)
-          .map { Received(response: $0, body: nil) }
+        guard let uploadProgress else {
+          return await exchange(transportRequest, timeout: remaining, context: context)
+            .map { Received(response: $0, body: nil) }
+        }
+        return await exchangeReportingUpload(
+          transportRequest, timeout: remaining, context: context, progress: uploadProgress)
       },
       settle: { settlement, received, context in
         switch settlement {
@@ -304,11 +312,11 @@ struct CallPipeline: Sendable {
 
 extension CallPipeline {
   /// Runs `request` and keeps the outcome as a result; a task cancellation counts as Convoy's.
-  func result<Request: RequestDescribing>(of request: Request) async -> Result<
-    Request.Response, any Error
-  > {
+  func result<Request: RequestDescribing>(
+    of request: Request, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+  ) async -> Result<Request.Response, any Error> {
     do {
-      return .success(try await run(request))
+      return .success(try await run(request, uploadProgress: uploadProgress))
     } catch is CancellationError {
       return .failure(ServerConnectionError.cancelled)
     } catch {

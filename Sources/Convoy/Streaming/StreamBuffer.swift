@@ -27,7 +27,11 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
   /// one that can stops after the piece that filled the buffer.
   let overflowLimit: Int
 
-  init(capacity: Int) {
+  /// Told how much of the request body went out.
+  private let uploadProgress: (@Sendable (TransferProgress) -> Void)?
+
+  init(capacity: Int, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil) {
+    self.uploadProgress = uploadProgress
     self.capacity = max(capacity, 1)
     self.overflowLimit = self.capacity + max(self.capacity, 4 << 20)
   }
@@ -177,6 +181,10 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
       return headWaiter
     }
     waiter?.resume(returning: .success(head))
+  }
+
+  func transferDidSendBody(_ progress: TransferProgress) {
+    uploadProgress?(progress)
   }
 
   func transferDidReceiveBody(_ bytes: Data) -> TransferFlow {

@@ -14,13 +14,14 @@ enum StreamingExchange {
 
   static func open(
     _ request: TransportRequest, transport: any HTTPTransport, policy: RedirectPolicy,
-    headTimeout: TimeInterval, bufferCapacity: Int
+    headTimeout: TimeInterval, bufferCapacity: Int,
+    uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
   ) async -> Result<Opened, Exchange.ExchangeFailure> {
     let deadline = Date().addingTimeInterval(headTimeout)
     var current = request
     var hops = 0
     while true {
-      let body = StreamBuffer(capacity: bufferCapacity)
+      let body = StreamBuffer(capacity: bufferCapacity, uploadProgress: uploadProgress)
       let expired = Locked(false)
       let timer = DeadlineScheduler.shared.schedule(after: deadline.timeIntervalSinceNow) {
         expired.withLock { $0 = true }
