@@ -23,9 +23,9 @@ struct FileDownloader<Request: RequestDescribing>: Sendable {
       let resume = partial.resumePoint(for: url)
       let stream: ResponseStream
       if let resume {
+        let range: HTTPHeaders = ["Range": "bytes=\(resume.offset)-", "If-Range": resume.validator]
         stream = try await pipeline.openStream(
-          ResumedRequest(base: request, offset: resume.offset, validator: resume.validator),
-          options: options)
+          RequestWithExtraHeaders(base: request, extraHeaders: range), options: options)
       } else {
         stream = try await pipeline.openStream(request, options: options)
       }

@@ -36,6 +36,9 @@ public struct ConvoyEvent: Sendable, Hashable {
     case jobFailed = "job.failed"
     /// A job was cancelled.
     case jobCancelled = "job.cancelled"
+    /// An event stream ended or dropped and will be opened again after
+    /// ``ConvoyEvent/retryDelay``; ``ConvoyEvent/reason`` says why.
+    case streamReconnecting = "stream.reconnecting"
     /// Something worth knowing that is not about one call, e.g. a transport fallback.
     case notice = "notice"
   }

@@ -142,6 +142,12 @@ public struct RetryPolicy: Sendable, Hashable {
     return min(maximumDelay, baseDelay * pow(multiplier, exponent))
   }
 
+  /// `delay` shortened by a random fraction of at most ``jitter``.
+  func jittered(_ delay: TimeInterval) -> TimeInterval {
+    var generator = SystemRandomNumberGenerator()
+    return jittered(delay, using: &generator)
+  }
+
   private func jittered<Generator: RandomNumberGenerator>(
     _ delay: TimeInterval, using generator: inout Generator
   ) -> TimeInterval {

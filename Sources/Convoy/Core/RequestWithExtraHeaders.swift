@@ -1,21 +1,21 @@
 import Foundation
 
-/// A request sent again for the rest of a body: the same request with `Range` and `If-Range`
-/// added, so the server sends only the missing bytes, and only if the file did not change.
-struct ResumedRequest<Base: RequestDescribing>: RequestDescribing {
+/// A request sent with header fields added to its own, for what Convoy asks of the server on
+/// the request's behalf: `Range` and `If-Range` when a download resumes, `Accept` and
+/// `Last-Event-ID` when an event stream reconnects. Everything else is the request's.
+struct RequestWithExtraHeaders<Base: RequestDescribing>: RequestDescribing {
   typealias Response = Base.Response
 
   let base: Base
-  let offset: Int64
-  let validator: String
+  /// Set on top of the request's own fields, replacing any of the same name.
+  let extraHeaders: HTTPHeaders
 
   var method: HTTPMethod { base.method }
   var path: String { base.path }
   var queryItems: [URLQueryItem] { base.queryItems }
   var headers: HTTPHeaders {
     var headers = base.headers
-    headers["Range"] = "bytes=\(offset)-"
-    headers["If-Range"] = validator
+    for field in extraHeaders.fields { headers[field.name] = field.value }
     return headers
   }
   var body: RequestBody? { base.body }
