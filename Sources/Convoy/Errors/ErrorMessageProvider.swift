@@ -61,6 +61,7 @@ public struct ErrorMessageProvider: Sendable {
     case let error as ServerConnectionError: category(of: error)
     case let error as URLError: category(of: TransportFailure(error).kind)
     case is DecodingError: .unreadableResponse
+    case is StreamFormatError, is JSONLinesDecodingError: .unreadableResponse
     case is EncodingError: .invalidRequest
     case is SessionStoreError: .savedLoginUnreadable
     case let error as FileTransferFailure: category(of: error.kind)

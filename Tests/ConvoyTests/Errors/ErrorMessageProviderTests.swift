@@ -33,6 +33,13 @@ import Testing
       DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "bad")),
       EncodingError.invalidValue(Double.nan, .init(codingPath: [], debugDescription: "nan")),
       NSError(domain: "Mystery", code: 42),
+      StreamFormatError.lineTooLong(line: 3, limit: 1024),
+      StreamFormatError.invalidUTF8(line: 7),
+      StreamFormatError.eventTooLarge(limit: 8_388_608),
+      JSONLinesDecodingError(
+        line: 2,
+        failure: DecodingFailure(
+          reason: .keyNotFound, responseType: "Place", codingPath: "id", debugDescription: "x")),
     ]
     errors += (100...599).map { ServerConnectionError.httpError($0, context) }
     errors += TransportFailure.Kind.allCases.filter { $0 != .cancelled }.map {
@@ -102,6 +109,24 @@ import Testing
     let error = ServerConnectionError.descriptiveServerError("Invalid Token.", Self.context)
     #expect(ErrorMessageProvider.standard.message(for: error)?.text == "Invalid Token.")
     #expect(error.localizedDescription == "Invalid Token.")
+  }
+
+  @Test func unreadableStreamsReadAsAnUnexpectedAnswer() {
+    let errors: [any Error] = [
+      StreamFormatError.lineTooLong(line: 3, limit: 1024),
+      StreamFormatError.invalidUTF8(line: 7),
+      StreamFormatError.eventTooLarge(limit: 8_388_608),
+      JSONLinesDecodingError(
+        line: 2,
+        failure: DecodingFailure(
+          reason: .typeMismatch, responseType: "Place", codingPath: "id", debugDescription: "x")),
+    ]
+    for error in errors {
+      #expect(ErrorMessageProvider.category(of: error) == .unreadableResponse, "\(error)")
+      #expect(
+        ErrorMessageProvider.standard.message(for: error)
+          == ErrorMessageProvider.standardWording[.unreadableResponse], "\(error)")
+    }
   }
 
   @Test func statusesAreSortedIntoFamilies() {
