@@ -65,6 +65,9 @@ public struct ConsoleLogger: EventObserver {
       return
         "\(subject) failed (\(event.errorCategory?.rawValue ?? "unknown")): \(event.reason ?? "")"
     case .jobCancelled: return "\(subject) cancelled"
+    case .streamReconnecting:
+      return "\(subject) \(call) reconnecting in \(seconds(event.retryDelay)): "
+        + (event.reason ?? "")
     case .notice: return event.reason ?? ""
     }
   }

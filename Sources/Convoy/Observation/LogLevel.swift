@@ -19,7 +19,7 @@ public enum LogLevel: Int, Sendable, Hashable, Comparable, CaseIterable {
     case .requestCreated, .responseReceived, .requestFinished, .requestCancelled, .jobStarted,
       .jobFinished, .jobCancelled:
       self = .info
-    case .requestRetried, .notice: self = .warning
+    case .requestRetried, .streamReconnecting, .notice: self = .warning
     case .requestFailed, .jobFailed: self = .error
     }
   }

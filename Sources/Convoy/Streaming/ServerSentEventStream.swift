@@ -59,12 +59,8 @@ public struct ServerSentEventStream<Request: RequestDescribing>: AsyncSequence, 
             try await reconnect(after: "the server ended the stream")
             continue
           }
-          for var event in try parser.events(in: chunk) {
-            // The last event id outlives the connection it came on (WHATWG HTML §9.2.6).
-            if event.id == nil, !lastEventID.isEmpty { event.id = lastEventID }
-            pending.append(event)
-          }
-          if !parser.lastEventID.isEmpty { lastEventID = parser.lastEventID }
+          pending.append(contentsOf: try parser.events(in: chunk))
+          lastEventID = parser.lastEventID
           serverDelay = parser.reconnectionDelay ?? serverDelay
           failuresInARow = 0
         } catch let error as ServerConnectionError where Self.isDrop(error) {
@@ -106,7 +102,8 @@ public struct ServerSentEventStream<Request: RequestDescribing>: AsyncSequence, 
             method: stream.request.method, url: opened.head.url,
             statusCode: opened.head.statusCode))
       }
-      parser = ServerSentEventParser()
+      // The last event id outlives the connection it came on (WHATWG HTML §9.2.6).
+      parser = ServerSentEventParser(lastEventID: lastEventID)
       body = opened.body.makeAsyncIterator()
     }
 
