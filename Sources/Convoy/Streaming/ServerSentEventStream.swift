@@ -113,6 +113,10 @@ public struct ServerSentEventStream<Request: RequestDescribing>: AsyncSequence, 
     ) async throws {
       body = nil
       parser.finish()
+      if let failure = parser.failure {
+        isOver = true
+        throw failure
+      }
       if let limit = stream.options.maximumReconnections, reconnections >= limit {
         isOver = true
         throw lastFailure ?? ServerConnectionError.cancelled

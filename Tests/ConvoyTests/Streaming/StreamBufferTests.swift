@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import Convoy
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The stream buffer's flow control: pause when full, resume at half, fail rather than grow.
+@Suite(.timeLimit(.minutes(1))) struct StreamBufferTests {
+  @Test func pausesWhenFullAndResumesOnceTheReaderTookHalf() async throws {
+    let handle = RecordingHandle()
+    let buffer = StreamBuffer(capacity: 4096)
+    buffer.start(
+      TransportRequest(urlRequest: URLRequest(url: URL(string: "http://127.0.0.1/")!)),
+      on: HandingOutTransport(handle: handle))
+    buffer.transferDidReceiveHead(HTTPResponse(statusCode: 200, url: nil, headers: [:]))
+    let piece = Data(repeating: 1, count: 1024)
+    #expect(buffer.transferDidReceiveBody(piece) == .proceed)
+    #expect(buffer.transferDidReceiveBody(piece) == .proceed)
+    #expect(buffer.transferDidReceiveBody(piece) == .proceed)
+    #expect(buffer.transferDidReceiveBody(piece) == .pause)
+    _ = try await buffer.nextChunk()
+    #expect(handle.resumes == 0, "3 KiB still wait: more than half of the buffer")
+    _ = try await buffer.nextChunk()
+    #expect(handle.resumes == 1)
+    buffer.transferDidComplete(
+      .success(TransferMetrics(startDate: Date(), duration: 0, bytesReceived: 4096, bytesSent: 0)))
+    #expect(try await buffer.nextChunk() == piece)
+    #expect(try await buffer.nextChunk() == piece)
+    #expect(try await buffer.nextChunk() == nil)
+  }
+
+  @Test func aTransportThatCannotPauseEndsTheStreamInsteadOfGrowing() async throws {
+    let handle = RecordingHandle()
+    let buffer = StreamBuffer(capacity: 1024)
+    buffer.start(
+      TransportRequest(urlRequest: URLRequest(url: URL(string: "http://127.0.0.1/")!)),
+      on: HandingOutTransport(handle: handle))
+    let piece = Data(repeating: 2, count: 64 << 10)
+    var offered = 0
+    // Ignores every pause, as FoundationNetworking must.
+    while offered < 128, handle.cancels == 0 {
+      _ = buffer.transferDidReceiveBody(piece)
+      offered += 1
+    }
+    #expect(handle.cancels == 1)
+    #expect(offered == 65, "4 MiB past the 1 KiB buffer, the next piece ends the transfer")
+    var failure: TransportFailure?
+    do {
+      while try await buffer.nextChunk() != nil {}
+    } catch {
+      failure = error
+    }
+    #expect(failure?.kind == .readerTooSlow)
+  }
+
+  @Test func aFailureAfterSomeBytesStillHandsOverThoseBytes() async throws {
+    let buffer = StreamBuffer(capacity: 1024)
+    #expect(buffer.transferDidReceiveBody(Data([1, 2, 3])) == .proceed)
+    buffer.transferDidComplete(
+      .failure(TransportFailure(kind: .networkConnectionLost, detail: "dropped")))
+    #expect(try await buffer.nextChunk() == Data([1, 2, 3]))
+    await #expect(throws: TransportFailure.self) { _ = try await buffer.nextChunk() }
+  }
+}
+
+/// Counts what the buffer asks of its transfer.
+private final class RecordingHandle: StreamingTransferHandle, @unchecked Sendable {
+  private let lock = NSLock()
+  private var resumeCount = 0
+  private var cancelCount = 0
+
+  var resumes: Int { lock.withLock { resumeCount } }
+  var cancels: Int { lock.withLock { cancelCount } }
+
+  func resumeReceiving() { lock.withLock { resumeCount += 1 } }
+  func cancel() { lock.withLock { cancelCount += 1 } }
+}
+
+/// A transport that only hands out the given handle, so a test can play the transport's part.
+private struct HandingOutTransport: HTTPTransport {
+  let handle: RecordingHandle
+
+  func startTransfer(
+    _ request: TransportRequest,
+    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+  ) -> any TransferHandle {
+    handle
+  }
+
+  func startStreamingTransfer(_ request: TransportRequest, receiver: any TransferReceiver)
+    -> any StreamingTransferHandle
+  {
+    handle
+  }
+}
