@@ -108,6 +108,9 @@ def main() -> None:
     arguments.add_argument("--rate", default="2m", help="limit_rate of /slow/ (e.g. 512k, 2m)")
     arguments.add_argument("--host", default="127.0.0.1")
     options = arguments.parse_args()
+    # A test process may start us with signals blocked (Foundation's Process passes its mask
+    # on); nginx would inherit the mask and never see the SIGTERM that stops it.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     if not options.host.startswith("127."):
         sys.exit("refusing to listen on a non-loopback address: " + options.host)
     root = os.path.abspath(options.root)

@@ -30,6 +30,7 @@ import base64
 import json
 import os
 import secrets
+import signal
 import socket
 import sys
 import threading
@@ -316,6 +317,9 @@ def main() -> None:
     host = sys.argv[1] if len(sys.argv) > 1 else "127.0.0.1"
     if not (host.startswith("127.") or host == "::1"):
         sys.exit("refusing to listen on a non-loopback address: " + host)
+    # A test process may start us with signals blocked (Foundation's Process passes its mask
+    # on); uvicorn could then not stop on SIGTERM.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     parent = os.getppid()
     # Bound here, before uvicorn starts, so the real port is known and printed first.
     listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
