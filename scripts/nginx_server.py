@@ -134,7 +134,7 @@ def main() -> None:
         print("LISTENING", options.host, port, os.path.join(directory, "access.log"), flush=True)
         while not stopping and os.getppid() == parent and process.poll() is None:
             time.sleep(0.2)
-        crashed = process.poll() is not None
+        crashed = not stopping and process.poll() is not None
     finally:
         if process is not None and process.poll() is None:
             process.terminate()  # nginx: fast shutdown
