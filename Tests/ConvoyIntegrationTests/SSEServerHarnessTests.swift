@@ -35,7 +35,9 @@ private struct Get: RequestDescribing {
       + "data: line one of \(i)\r\ndata: line two of \(i)\r\n\r\n"
   }
 
-  @Test func eventsStreamRetryIdsCommentsAndTwoLineData() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func eventsStreamRetryIdsCommentsAndTwoLineData(transport: TransportUnderTest) async throws {
+    let connection = SSEServer.shared.connection(key: key, transport: try transport.make())
     let answer = try await connection.execute(Get("events", key: key, ["count": "2"]))
     #expect(answer.response.statusCode == 200)
     #expect(answer.response.headers["Content-Type"]?.hasPrefix("text/event-stream") == true)
@@ -54,7 +56,11 @@ private struct Get: RequestDescribing {
     #expect(log.allSatisfy { !$0.authorizationPresent })
   }
 
-  @Test func aDroppedStreamFailsAndTheReconnectContinuesAfterTheLastID() async throws {
+  @Test(arguments: TransportUnderTest.allCases)
+  func aDroppedStreamFailsAndTheReconnectContinuesAfterTheLastID(transport: TransportUnderTest)
+    async throws
+  {
+    let connection = SSEServer.shared.connection(key: key, transport: try transport.make())
     await #expect(throws: ServerConnectionError.self) {
       try await connection.execute(
         Get("drop", key: key, ["count": "3", "drop_after": "2"]))

@@ -64,10 +64,14 @@ final class SSEServer: LoopbackServer {
       refreshMargin: 0)
   }
 
-  /// A connection to this server with the token endpoints of ``authentication(key:tokenLifetime:)``.
-  func connection(key: String, tokenLifetime: TimeInterval = 300) -> ServerConnection {
+  /// A connection to this server with the token endpoints of
+  /// ``authentication(key:tokenLifetime:)``, over `transport` (URLSession unless given).
+  func connection(
+    key: String, tokenLifetime: TimeInterval = 300, transport: (any HTTPTransport)? = nil
+  ) -> ServerConnection {
     var configuration = ServerConfiguration.local(port: port)
     configuration.authentication = authentication(key: key, tokenLifetime: tokenLifetime)
-    return ServerConnection(configuration: configuration, transport: URLSessionTransport())
+    return ServerConnection(
+      configuration: configuration, transport: transport ?? URLSessionTransport())
   }
 }
