@@ -75,8 +75,9 @@ private final class ExitCleanup: @unchecked Sendable {
     let first = lock.withLock {
       pids.append(pid)
       directories += more
-      defer { registered = true }
-      return !registered
+      let first = !registered
+      registered = true
+      return first
     }
     if first {
       atexit { ExitCleanup.shared.run() }
