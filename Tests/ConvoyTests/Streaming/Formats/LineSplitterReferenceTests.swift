@@ -22,7 +22,7 @@ import Testing
 
   @Test func randomTextInRandomChunksMatchesAWholeSplit() throws {
     let tokens = ["a", "é", "👋", " ", "\r", "\n", "\r\n", "\n\n", "{\"id\":1}"]
-    var random = ServerSentEventReferenceTests.Generator(state: 7)
+    var random = ChunkedBody.SeededRandom(state: 7)
     for round in 0..<400 {
       let text = (0..<Int.random(in: 0...30, using: &random)).map { _ in
         tokens.randomElement(using: &random)!

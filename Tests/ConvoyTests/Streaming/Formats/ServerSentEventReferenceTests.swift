@@ -77,20 +77,8 @@ import Testing
       "\u{0}", "Data:",
     ].map { Array($0.utf8) } + [[0xFF], [0xEF, 0xBB], [0xE2, 0x82]]
 
-  /// SplitMix64: the same random streams on every run and every platform.
-  struct Generator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   @Test func randomStreamsInRandomChunksMatchTheStandardsSteps() throws {
-    var random = Generator(state: 12)
+    var random = ChunkedBody.SeededRandom(state: 12)
     for round in 0..<600 {
       var bytes: [UInt8] = []
       for _ in 0..<Int.random(in: 1...40, using: &random) {

@@ -5,7 +5,7 @@ import Testing
 /// The views iterate from an actor, as an app's screen model does, with no data-race
 /// diagnostics and the values arriving on that actor.
 @MainActor
-@Suite struct MainActorIterationTests {
+@Suite struct StreamFormatsOnMainActorTests {
   final class Row: Decodable {
     let id: Int
   }
