@@ -15,15 +15,4 @@ enum ByteScan {
     guard let found = memchr(base + start, Int32(byte), bytes.count - start) else { return nil }
     return UnsafeRawPointer(found) - base
   }
-
-  /// The index of the first CR or LF in `bytes` at or after `start`, or `nil`.
-  static func firstLineBreak(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
-    var index = start
-    while index < bytes.count {
-      let byte = bytes[index]
-      if byte == lf || byte == cr { return index }
-      index += 1
-    }
-    return nil
-  }
 }

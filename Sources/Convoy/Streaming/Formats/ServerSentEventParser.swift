@@ -129,6 +129,10 @@ public struct ServerSentEventParser: Sendable {
     _ bytes: UnsafeRawBufferPointer, into events: inout [ServerSentEvent]
   ) -> StreamFormatError? {
     var start = 0
+    // Where the next LF and CR are; each is searched again only once passed, so a chunk of many
+    // lines is scanned once, at memchr speed.
+    var nextLF = -1
+    var nextCR = -1
     while start < bytes.count {
       if afterCR {
         afterCR = false
@@ -137,7 +141,13 @@ public struct ServerSentEventParser: Sendable {
           continue
         }
       }
-      let end = ByteScan.firstLineBreak(in: bytes, from: start) ?? bytes.count
+      if nextLF < start {
+        nextLF = ByteScan.firstIndex(of: ByteScan.lf, in: bytes, from: start) ?? bytes.count
+      }
+      if nextCR < start {
+        nextCR = ByteScan.firstIndex(of: ByteScan.cr, in: bytes, from: start) ?? bytes.count
+      }
+      let end = min(nextLF, nextCR)
       guard data.count + line.count + (end - start) <= maximumEventSize else {
         return .eventTooLarge(limit: maximumEventSize)
       }

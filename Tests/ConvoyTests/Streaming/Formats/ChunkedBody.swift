@@ -50,27 +50,41 @@ enum ChunkedBody {
   }
 }
 
-/// A base that counts how often it was asked for a chunk, to see that formats read lazily.
-struct CountingBody: AsyncSequence, Sendable {
-  typealias Element = Data
-  let chunks: [Data]
-  let pulls: Locked<Int>
-
-  func makeAsyncIterator() -> Iterator { Iterator(chunks: chunks, pulls: pulls) }
-
-  struct Iterator: AsyncIteratorProtocol {
+extension ChunkedBody {
+  /// A base that counts how often it was asked for a chunk, to see that formats read lazily.
+  struct Counting: AsyncSequence, Sendable {
+    typealias Element = Data
     let chunks: [Data]
     let pulls: Locked<Int>
-    var index = 0
 
-    mutating func next() async -> Data? {
-      pulls.withLock { $0 += 1 }
-      guard index < chunks.count else { return nil }
-      defer { index += 1 }
-      return chunks[index]
+    func makeAsyncIterator() -> Iterator { Iterator(chunks: chunks, pulls: pulls) }
+
+    struct Iterator: AsyncIteratorProtocol {
+      let chunks: [Data]
+      let pulls: Locked<Int>
+      var index = 0
+
+      mutating func next() async -> Data? {
+        pulls.withLock { $0 += 1 }
+        guard index < chunks.count else { return nil }
+        defer { index += 1 }
+        return chunks[index]
+      }
+    }
+  }
+
+  /// An error a test body fails with.
+  struct Failed: Error, Equatable {}
+
+  /// SplitMix64: the same random streams on every run and every platform.
+  struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
     }
   }
 }
-
-/// An error a test body fails with.
-struct BodyFailed: Error, Equatable {}

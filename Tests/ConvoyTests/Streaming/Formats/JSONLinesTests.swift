@@ -87,10 +87,10 @@ import Testing
   }
 
   @Test func theBodysErrorReachesTheLoop() async throws {
-    let body = ChunkedBody.failing([ChunkedBody.bytes("{\"id\":1}\n")], with: BodyFailed())
+    let body = ChunkedBody.failing([ChunkedBody.bytes("{\"id\":1}\n")], with: ChunkedBody.Failed())
     var iterator = body.jsonLines(of: Item.self).makeAsyncIterator()
     #expect(try await iterator.next() == Item(id: 1))
-    await #expect(throws: BodyFailed()) { try await iterator.next() }
+    await #expect(throws: ChunkedBody.Failed()) { try await iterator.next() }
   }
 
   @Test func valuesOfASendableBodyAreSendable() {

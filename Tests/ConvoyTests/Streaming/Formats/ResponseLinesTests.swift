@@ -27,10 +27,10 @@ import Testing
   }
 
   @Test func theBodysErrorReachesTheLoopAfterTheLinesBeforeIt() async throws {
-    let body = ChunkedBody.failing([ChunkedBody.bytes("one\ntw")], with: BodyFailed())
+    let body = ChunkedBody.failing([ChunkedBody.bytes("one\ntw")], with: ChunkedBody.Failed())
     var iterator = body.lines.makeAsyncIterator()
     #expect(try await iterator.next() == "one")
-    await #expect(throws: BodyFailed()) { try await iterator.next() }
+    await #expect(throws: ChunkedBody.Failed()) { try await iterator.next() }
     #expect(try await iterator.next() == nil)
   }
 
@@ -46,7 +46,8 @@ import Testing
 
   @Test func chunksAreReadOnlyAsTheLoopAsks() async throws {
     let pulls = Locked(0)
-    let body = CountingBody(chunks: ["a\nb\n", "c\n", "d\n"].map(ChunkedBody.bytes), pulls: pulls)
+    let body = ChunkedBody.Counting(
+      chunks: ["a\nb\n", "c\n", "d\n"].map(ChunkedBody.bytes), pulls: pulls)
     for try await line in body.lines where line == "b" { break }
     #expect(pulls.current == 1)
   }
@@ -76,7 +77,7 @@ extension ResponseLinesTests {
   @Test func linesBeforeABadOneArriveAndThenTheErrorWithoutReadingOn() async throws {
     let pulls = Locked(0)
     let chunks = ["ok\ntoo long\n", "never read\n"]
-    let body = CountingBody(chunks: chunks.map(ChunkedBody.bytes), pulls: pulls)
+    let body = ChunkedBody.Counting(chunks: chunks.map(ChunkedBody.bytes), pulls: pulls)
     var iterator = ResponseLines(body, maximumLineLength: 4).makeAsyncIterator()
     #expect(try await iterator.next() == "ok")
     await #expect(throws: StreamFormatError.lineTooLong(line: 2, limit: 4)) {

@@ -135,6 +135,14 @@ import Testing
       try Self.events(":hello\ndata: a\n: another\n:\n\n") == [ServerSentEvent(data: "a")])
   }
 
+  @Test func fieldNamesMustMatchExactly() throws {
+    // The web-platform-tests case "format-field-parsing".
+    let stream =
+      "data:\0\ndata:  2\rData:1\ndata\0:2\ndata:1\r\0data:4\nda-ta:3\rdata_5\ndata:3\rdata:\r\n"
+      + " data:32\ndata:4\n\n"
+    #expect(try Self.events(stream) == [ServerSentEvent(data: "\0\n 2\n1\n3\n\n4")])
+  }
+
   @Test func onlyOneLeadingSpaceIsRemoved() throws {
     #expect(try Self.events("data:  two\n\n") == [ServerSentEvent(data: " two")])
     #expect(try Self.events("data:\tx\n\n") == [ServerSentEvent(data: "\tx")])

@@ -2,7 +2,7 @@ import Convoy
 import Foundation
 import Testing
 
-@Suite struct ServerSentEventsTests {
+@Suite struct ServerSentEventsSequenceTests {
   static func collect<Body: AsyncSequence>(_ events: ServerSentEvents<Body>) async throws
     -> [ServerSentEvent]
   {
@@ -52,17 +52,17 @@ import Testing
   }
 
   @Test func theBodysErrorReachesTheLoopAndEndsIt() async throws {
-    let body = ChunkedBody.failing([ChunkedBody.bytes("data: a\n\n")], with: BodyFailed())
+    let body = ChunkedBody.failing([ChunkedBody.bytes("data: a\n\n")], with: ChunkedBody.Failed())
     var iterator = body.serverSentEvents.makeAsyncIterator()
     #expect(try await iterator.next() == ServerSentEvent(data: "a"))
-    await #expect(throws: BodyFailed()) { try await iterator.next() }
+    await #expect(throws: ChunkedBody.Failed()) { try await iterator.next() }
     #expect(try await iterator.next() == nil)
   }
 
   @Test func chunksAreReadOnlyAsTheLoopAsks() async throws {
     let pulls = Locked(0)
     let chunks = ["data: a\n\n", "data: b\n\n", "data: c\n\n"].map(ChunkedBody.bytes)
-    for try await _ in CountingBody(chunks: chunks, pulls: pulls).serverSentEvents { break }
+    for try await _ in ChunkedBody.Counting(chunks: chunks, pulls: pulls).serverSentEvents { break }
     #expect(pulls.current == 1)
   }
 
@@ -87,11 +87,11 @@ import Testing
   }
 }
 
-extension ServerSentEventsTests {
+extension ServerSentEventsSequenceTests {
   @Test func eventsBeforeATooLargeOneArriveAndThenTheErrorWithoutReadingOn() async throws {
     let pulls = Locked(0)
     let chunks = ["data: a\n\ndata: 0123456789AB\n\n", "data: never read\n\n"]
-    let body = CountingBody(chunks: chunks.map(ChunkedBody.bytes), pulls: pulls)
+    let body = ChunkedBody.Counting(chunks: chunks.map(ChunkedBody.bytes), pulls: pulls)
     var iterator = ServerSentEvents(body, parser: ServerSentEventParser(maximumEventSize: 16))
       .makeAsyncIterator()
     #expect(try await iterator.next() == ServerSentEvent(data: "a"))
