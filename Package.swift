@@ -10,16 +10,20 @@ let package = Package(
   products: [
     .library(name: "Convoy", targets: ["Convoy"]),
     .library(name: "ConvoyTesting", targets: ["ConvoyTesting"]),
+    .library(name: "ConvoyYAML", targets: ["ConvoyYAML"]),
     .executable(name: "democli", targets: ["DemoCLI"]),
     .executable(name: "convoy-benchmarks", targets: ["ConvoyBenchmarks"]),
   ],
   targets: [
     .target(name: "Convoy"),
     .target(name: "ConvoyTesting", dependencies: ["Convoy"]),
+    // A YAML parser for OpenAPI documents, on its own so that it can be tested as a library.
+    .target(name: "ConvoyYAML"),
     .executableTarget(name: "DemoCLI", dependencies: ["Convoy", "ConvoyTesting"]),
     // Speed is measured here, in release builds, never in timed tests: `swift run -c release convoy-benchmarks`.
     .executableTarget(name: "ConvoyBenchmarks", dependencies: ["Convoy", "ConvoyTesting"]),
     .testTarget(name: "ConvoyTests", dependencies: ["Convoy", "ConvoyTesting"]),
+    .testTarget(name: "ConvoyYAMLTests", dependencies: ["ConvoyYAML"]),
     .testTarget(name: "ConvoyIntegrationTests", dependencies: ["Convoy", "ConvoyTesting"]),
     // Runs the built democli binary as a process, the way people and scripts use it; it depends
     // on nothing, so it tests only what democli prints, writes and exits with.
