@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "ConvoyTesting", targets: ["ConvoyTesting"]),
     .library(name: "ConvoyYAML", targets: ["ConvoyYAML"]),
     .executable(name: "democli", targets: ["DemoCLI"]),
+    .executable(name: "convoy-openapi", targets: ["ConvoyOpenAPI"]),
     .executable(name: "convoy-benchmarks", targets: ["ConvoyBenchmarks"]),
   ],
   targets: [
@@ -19,6 +20,9 @@ let package = Package(
     .target(name: "ConvoyTesting", dependencies: ["Convoy"]),
     // A YAML parser for OpenAPI documents, on its own so that it can be tested as a library.
     .target(name: "ConvoyYAML"),
+    // Reads OpenAPI documents and writes Convoy requests and models; used by convoy-openapi.
+    .target(name: "ConvoyOpenAPIKit", dependencies: ["ConvoyYAML"]),
+    .executableTarget(name: "ConvoyOpenAPI", dependencies: ["ConvoyOpenAPIKit"]),
     .executableTarget(name: "DemoCLI", dependencies: ["Convoy", "ConvoyTesting"]),
     // Speed is measured here, in release builds, never in timed tests: `swift run -c release convoy-benchmarks`.
     .executableTarget(name: "ConvoyBenchmarks", dependencies: ["Convoy", "ConvoyTesting"]),
