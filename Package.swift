@@ -28,6 +28,11 @@ let package = Package(
     .executableTarget(name: "ConvoyBenchmarks", dependencies: ["Convoy", "ConvoyTesting"]),
     .testTarget(name: "ConvoyTests", dependencies: ["Convoy", "ConvoyTesting"]),
     .testTarget(name: "ConvoyYAMLTests", dependencies: ["ConvoyYAML"]),
+    // Convoy is a dependency so that its module exists for the compile checks of generated code.
+    .testTarget(
+      name: "ConvoyOpenAPIKitTests", dependencies: ["ConvoyOpenAPIKit", "ConvoyOpenAPI", "Convoy"]),
+    // Code generated from Tests/Fixtures/OpenAPI/articles.yaml, run against stubbed answers.
+    .testTarget(name: "ConvoyOpenAPIGeneratedTests", dependencies: ["Convoy", "ConvoyTesting"]),
     .testTarget(name: "ConvoyIntegrationTests", dependencies: ["Convoy", "ConvoyTesting"]),
     // Runs the built democli binary as a process, the way people and scripts use it; it depends
     // on nothing, so it tests only what democli prints, writes and exits with.

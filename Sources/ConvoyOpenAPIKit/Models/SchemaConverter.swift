@@ -40,6 +40,11 @@ struct SchemaConverter {
       let reference = "#/components/schemas/" + JSONPointer.escape(key)
       let name = componentNames[reference]!
       let pointer = ["components", "schemas", key]
+      guard document.resolved(schema) != nil else {
+        warn(pointer, "this schema's references lead in a circle or to nothing; using JSONValue")
+        add(TypeDeclaration(fullName: name, kind: .alias(.json), documentation: nil))
+        continue
+      }
       let (type, _) = convert(schema, pointer: pointer, name: name, parent: nil, fixedName: name)
       if type != .named(name) {
         add(
