@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "ConvoyYAML", targets: ["ConvoyYAML"]),
     .executable(name: "democli", targets: ["DemoCLI"]),
     .executable(name: "convoy-openapi", targets: ["ConvoyOpenAPI"]),
+    .plugin(name: "ConvoyOpenAPIPlugin", targets: ["ConvoyOpenAPIPlugin"]),
     .executable(name: "convoy-benchmarks", targets: ["ConvoyBenchmarks"]),
   ],
   targets: [
@@ -23,6 +24,9 @@ let package = Package(
     // Reads OpenAPI documents and writes Convoy requests and models; used by convoy-openapi.
     .target(name: "ConvoyOpenAPIKit", dependencies: ["ConvoyYAML"]),
     .executableTarget(name: "ConvoyOpenAPI", dependencies: ["ConvoyOpenAPIKit"]),
+    // Runs convoy-openapi on a target's openapi.yaml / openapi.json at build time.
+    .plugin(
+      name: "ConvoyOpenAPIPlugin", capability: .buildTool(), dependencies: ["ConvoyOpenAPI"]),
     .executableTarget(name: "DemoCLI", dependencies: ["Convoy", "ConvoyTesting"]),
     // Speed is measured here, in release builds, never in timed tests: `swift run -c release convoy-benchmarks`.
     .executableTarget(name: "ConvoyBenchmarks", dependencies: ["Convoy", "ConvoyTesting"]),

@@ -20,7 +20,8 @@ public enum OpenAPIGenerator {
     public let contents: String
   }
 
-  /// What the generator produced.
+  /// What the generator produced: always `<namespace>.swift` (helpers), `+Models.swift` and
+  /// `+Operations.swift`.
   public struct Output: Sendable, Hashable {
     /// The files, in a stable order.
     public let files: [File]
@@ -113,25 +114,29 @@ public enum OpenAPIGenerator {
 
     var operationWriter = OperationWriter(
       namespace: namespace, access: access, enums: enums, declarations: schemas.declarations)
-    var groups: [String: CodeBuilder] = [:]
+    // Always these three files, whatever the document holds, so that a build plugin can name
+    // its outputs before the generator runs.
     var groupOrder: [String] = []
-    for operation in operations {
-      if groups[operation.group] == nil {
-        groupOrder.append(operation.group)
-        var code = CodeBuilder()
-        code.block("extension \(namespace) {") { code in
-          code.line("/// The operations tagged `\(operation.group)`.")
-          code.line("\(access)enum \(operation.group) {}")
+    for operation in operations where !groupOrder.contains(operation.group) {
+      groupOrder.append(operation.group)
+    }
+    var code = CodeBuilder()
+    if !groupOrder.isEmpty {
+      code.block("extension \(namespace) {") { code in
+        for (index, group) in groupOrder.enumerated() {
+          if index > 0 { code.line() }
+          code.line("/// The operations tagged `\(group)`.")
+          code.line("\(access)enum \(group) {}")
         }
-        groups[operation.group] = code
       }
-      groups[operation.group]!.line()
-      operationWriter.write(operation, into: &groups[operation.group]!)
     }
     for group in groupOrder {
-      files.append(
-        File(name: "\(namespace)+\(group).swift", contents: header + groups[group]!.text))
+      for operation in operations where operation.group == group {
+        code.line()
+        operationWriter.write(operation, into: &code)
+      }
     }
+    files.append(File(name: "\(namespace)+Operations.swift", contents: header + code.text))
     return Output(
       files: files, warnings: schemas.warnings + operationWriter.warnings,
       operationCount: operations.count)

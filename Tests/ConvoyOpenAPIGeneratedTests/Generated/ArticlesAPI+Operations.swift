@@ -7,6 +7,9 @@ import Foundation
 extension ArticlesAPI {
   /// The operations tagged `Articles`.
   enum Articles {}
+
+  /// The operations tagged `Default`.
+  enum Default {}
 }
 
 extension ArticlesAPI.Articles {
@@ -253,5 +256,43 @@ extension ArticlesAPI.Articles {
   /// `PATCH /articles/{id}`.
   static func renameArticle(id: Int64, body: ArticlesAPI.Articles.RenameArticle.Input? = nil) -> RenameArticle {
     RenameArticle(id: id, requestBody: body)
+  }
+}
+
+extension ArticlesAPI.Default {
+  /// `POST /raw`, signed with the session's access token.
+  struct UploadRaw: RequestDescribing {
+    /// The answer's type.
+    typealias Response = JSONResponse<ArticlesAPI.JSONValue>
+    /// The request body.
+    var requestBody: Data?
+
+    /// Creates the request.
+    init(requestBody: Data? = nil) {
+      self.requestBody = requestBody
+    }
+
+    /// POST.
+    var method: HTTPMethod { .post }
+
+    /// "/raw" with the path parameters filled in.
+    var path: String { "/raw" }
+
+    /// The request body, encoded as the document says.
+    var body: RequestBody? {
+      guard let input = requestBody else { return nil }
+      return .data(input, contentType: "application/octet-stream")
+    }
+
+    /// The document requires a token for this operation.
+    var authenticationRequirement: AuthenticationRequirement { .accessToken }
+
+    /// Reads dates the way the document's formats need.
+    var decoder: JSONDecoder? { ArticlesAPI.makeDecoder() }
+  }
+
+  /// `POST /raw`.
+  static func uploadRaw(body: Data? = nil) -> UploadRaw {
+    UploadRaw(requestBody: body)
   }
 }
