@@ -35,6 +35,9 @@ let package = Package(
     // Convoy is a dependency so that its module exists for the compile checks of generated code.
     .testTarget(
       name: "ConvoyOpenAPIKitTests", dependencies: ["ConvoyOpenAPIKit", "ConvoyOpenAPI", "Convoy"]),
+    // Clients generated from documents served live by FastAPI and Django REST framework apps
+    // (scripts/openapi_*_app.py), built in a scratch package and run against those servers.
+    .testTarget(name: "ConvoyOpenAPIIntegrationTests", dependencies: ["ConvoyOpenAPIKit"]),
     // Code generated from Tests/Fixtures/OpenAPI/articles.yaml, run against stubbed answers.
     .testTarget(name: "ConvoyOpenAPIGeneratedTests", dependencies: ["Convoy", "ConvoyTesting"]),
     .testTarget(name: "ConvoyIntegrationTests", dependencies: ["Convoy", "ConvoyTesting"]),

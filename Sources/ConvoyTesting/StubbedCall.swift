@@ -78,7 +78,7 @@ public struct StubbedCall<Request: RequestDescribing>: Sendable {
   }
 
   /// Whether the call fails with the server's own message (a
-  /// ``ServerConnectionError/descriptiveServerError(_:_:)``) equal to `message`.
+  /// `ServerConnectionError.descriptiveServerError`) equal to `message`.
   public func fails(saying message: String) async -> Bool {
     await fails { error in
       if case .descriptiveServerError(let text, _) = error as? ServerConnectionError {

@@ -63,7 +63,14 @@ func compilerComplaints(about files: [OpenAPIGenerator.File]) throws -> String? 
     try file.contents.write(to: url, atomically: true, encoding: .utf8)
     paths.append(url.path)
   }
-  let modules = packageRoot.appendingPathComponent(".build/debug/Modules").path
+  // The debug build's modules; under another scratch path (ThreadSanitizer runs), the ones
+  // beside the running test bundle.
+  let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("Modules").path
+  let standard = packageRoot.appendingPathComponent(".build/debug/Modules").path
+  let modules =
+    FileManager.default.fileExists(atPath: standard + "/Convoy.swiftmodule")
+    ? standard : besideTests
   let output = directory.appendingPathComponent("compiler-output")
   _ = FileManager.default.createFile(atPath: output.path, contents: nil)
   let process = Process()

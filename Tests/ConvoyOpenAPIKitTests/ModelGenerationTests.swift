@@ -162,6 +162,7 @@ import Testing
     let output = try #require(generate(document(schemas: schemas), options: options))
     #expect(!output.source.contains("public "))
     #expect(output.source.contains("enum Shop {}"))
-    #expect(output.files.map(\.name) == ["Shop.swift", "Shop+Models.swift", "Shop+Operations.swift"])
+    #expect(
+      output.files.map(\.name) == ["Shop.swift", "Shop+Models.swift", "Shop+Operations.swift"])
   }
 }

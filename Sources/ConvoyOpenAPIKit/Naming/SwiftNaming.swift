@@ -99,6 +99,9 @@ enum SwiftNaming {
 
     init(reserved: Set<String> = []) { used = reserved }
 
+    /// Whether `name` is taken.
+    func contains(_ name: String) -> Bool { used.contains(name) }
+
     mutating func unique(_ name: String) -> String {
       var candidate = name
       var number = 2

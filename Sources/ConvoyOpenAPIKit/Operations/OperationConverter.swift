@@ -60,7 +60,10 @@ struct OperationConverter {
   /// The type name of a tag's group, unique among models and other groups.
   private mutating func groupName(_ tag: String) -> String {
     if let known = groupNames[tag] { return known }
-    let name = schemas.uniqueName(SwiftNaming.typeName(tag), in: "")
+    // A tag named like a model (`echo` and `Echo`) gets a suffix rather than a number.
+    var wanted = SwiftNaming.typeName(tag)
+    if schemas.registries[""]?.contains(wanted) == true { wanted += "Operations" }
+    let name = schemas.uniqueName(wanted, in: "")
     groupNames[tag] = name
     return name
   }
