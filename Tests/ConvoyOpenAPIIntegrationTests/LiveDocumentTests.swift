@@ -22,15 +22,19 @@ import Testing
     let script: String
     let documentPath: String
     let driver: String
+    /// A hand-written `PaginatedRequest` conformance for a generated request.
+    let paging: String
   }
 
   private let clients = [
     Client(
       name: "FastAPIClient", namespace: "FastAPIArticles", script: "openapi_fastapi_app.py",
-      documentPath: "/openapi.json", driver: "FastAPIDriver.swift"),
+      documentPath: "/openapi.json", driver: "FastAPIDriver.swift",
+      paging: "FastAPIPaging.swift"),
     Client(
       name: "DRFClient", namespace: "DRFNotes", script: "openapi_drf_app.py",
-      documentPath: "/api/schema/", driver: "DRFDriver.swift"),
+      documentPath: "/api/schema/", driver: "DRFDriver.swift",
+      paging: "DRFPaging.swift"),
   ]
 
   @Test func generatedClientsBuildWithoutWarningsAndRoundTripAgainstLiveServers() async throws {
@@ -52,7 +56,11 @@ import Testing
       for file in output.files {
         try writeIfChanged(file.contents, to: directory.appendingPathComponent(file.name))
       }
-      for (source, target) in [(client.driver, "main.swift"), ("Check.swift", "Check.swift")] {
+      let copies = [
+        (client.driver, "main.swift"), ("Check.swift", "Check.swift"),
+        (client.paging, "Paging.swift"),
+      ]
+      for (source, target) in copies {
         let text = try String(contentsOf: drivers.appendingPathComponent(source), encoding: .utf8)
         try writeIfChanged(text, to: directory.appendingPathComponent(target))
       }

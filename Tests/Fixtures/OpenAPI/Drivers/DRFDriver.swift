@@ -43,6 +43,13 @@ let rest = try await connection.execute(DRFNotes.Notes.notesList(limit: 2, offse
   .value
 check(rest.results.map(\.title) == ["Three"] && rest.next == nil, "\(rest)")
 
+// The same pages through Convoy's pagination (DRFPaging.swift).
+var titles: [String] = []
+for try await page in connection.pages(of: DRFNotes.Notes.notesList(limit: 2, tag: "home")) {
+  titles += page.elements.map(\.title)
+}
+check(titles == ["Buy milk", "Two", "Three"], "\(titles)")
+
 let fetched = try await connection.execute(DRFNotes.Notes.notesRetrieve(id: 2)).value
 check(fetched.title == "Two" && fetched.kind == .idea, "\(fetched)")
 let missing = await failure {

@@ -58,6 +58,14 @@ let second = try await connection.execute(
   FastAPIArticles.Articles.listArticles(tag: "swift", offset: first.nextOffset, limit: 2)
 ).value
 check(second.items.map(\.title) == ["Third"] && second.nextOffset == nil, "\(second)")
+// The same pages through Convoy's pagination (FastAPIPaging.swift).
+var titles: [String] = []
+for try await page in connection.pages(
+  of: FastAPIArticles.Articles.listArticles(tag: "swift", limit: 2))
+{
+  titles += page.elements.map(\.title)
+}
+check(titles == ["Hello", "Second", "Third"], "\(titles)")
 let drafts = try await connection.execute(FastAPIArticles.Articles.listArticles(status: .draft))
   .value
 check(drafts.total == 2, "draft filter: \(drafts.total)")
