@@ -19,6 +19,30 @@ import Testing
     #expect(output.flatSource.contains("public typealias Loop = API.JSONValue"))
   }
 
+  @Test func callbacksWebhooksLinksAndExtraSuccessAnswersWarn() throws {
+    let text = """
+      openapi: 3.1.0
+      info: {title: T, version: '1'}
+      webhooks: {ping: {post: {responses: {'200': {description: ok}}}}}
+      paths:
+        /a:
+          post:
+            operationId: a
+            deprecated: true
+            callbacks: {done: {}}
+            responses:
+              '200': {description: ok, links: {next: {operationId: a}}, content: {application/json: {schema: {type: string}}}}
+              '201': {description: made, content: {application/json: {schema: {type: integer}}}}
+      """
+    let output = try #require(generate(text))
+    #expect(
+      Set(output.warnings.map(\.pointer)) == [
+        "#/webhooks", "#/paths/~1a/post/callbacks", "#/paths/~1a/post/responses/201",
+        "#/paths/~1a/post/responses/200/links",
+      ])
+    #expect(output.source.contains("/// Deprecated by the API."))
+  }
+
   @Test func nonTokenSecuritySchemesWarn() throws {
     let text = """
       openapi: 3.0.0

@@ -22,6 +22,9 @@ struct OperationConverter {
     let document = schemas.document
     var operations: [OperationModel] = []
     var functionNames: [String: SwiftNaming.Registry] = [:]
+    if document.root["webhooks"] != nil {
+      schemas.warn(["webhooks"], "webhooks are not supported and are left out")
+    }
     for (path, item) in document.root["paths"]?.mapping ?? YAMLMapping() {
       let itemPointer = ["paths", path]
       guard let pathItem = document.resolved(item) else {
@@ -34,6 +37,9 @@ struct OperationConverter {
         let operationID = operation["operationId"]?.string
         guard selection.includes(operationID: operationID, tags: tags) else { continue }
         let pointer = itemPointer + [method]
+        if operation["callbacks"] != nil {
+          schemas.warn(pointer + ["callbacks"], "callbacks are not supported and are left out")
+        }
         let groupKey = tags.first ?? "Default"
         let group = groupName(groupKey)
         var functions = functionNames[group] ?? SwiftNaming.Registry(reserved: ["init"])
@@ -131,7 +137,8 @@ struct OperationConverter {
   }
 
   private func documentation(_ operation: YAMLValue) -> String? {
-    let parts = [operation["summary"]?.string, operation["description"]?.string].compactMap { $0 }
+    var parts = [operation["summary"]?.string, operation["description"]?.string].compactMap { $0 }
+    if operation["deprecated"]?.bool == true { parts.append("Deprecated by the API.") }
     return parts.isEmpty ? nil : parts.joined(separator: "\n\n")
   }
 
@@ -183,7 +190,19 @@ struct OperationConverter {
     let success =
       responses.keys.first { $0.hasPrefix("2") }
       ?? (responses.contains("default") ? "default" : nil)
+    for status in responses.keys where status.hasPrefix("2") && status != success {
+      let other = schemas.document.resolved(responses[status]!)
+      if other?["content"]?.mapping?.isEmpty == false {
+        schemas.warn(
+          pointer + [status],
+          "only the first success answer (\(success ?? "")) is typed; a \(status) body is decoded as that type too"
+        )
+      }
+    }
     if let success, let response = schemas.document.resolved(responses[success]!) {
+      if response["links"] != nil {
+        schemas.warn(pointer + [success, "links"], "links are not supported and are left out")
+      }
       let content = response["content"]?.mapping ?? YAMLMapping()
       if let json = content.keys.first(where: isJSON) {
         let schema = content[json]?["schema"] ?? .mapping(YAMLMapping())
