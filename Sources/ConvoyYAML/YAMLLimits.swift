@@ -1,0 +1,17 @@
+/// Bounds that keep a hostile document from exhausting the stack or memory.
+public struct YAMLLimits: Sendable, Hashable {
+  /// The deepest nesting of collections accepted. Parsing recurses once per level, so this
+  /// bounds the stack the parser uses.
+  public var maximumDepth: Int
+
+  /// The largest number of nodes that aliases may stand for in total, counting each use of an
+  /// alias as the whole subtree it repeats. Stops "billion laughs" documents, whose few lines
+  /// expand to an exponential number of nodes.
+  public var maximumAliasedNodes: Int
+
+  /// Creates limits; the defaults are far above what real OpenAPI documents need.
+  public init(maximumDepth: Int = 200, maximumAliasedNodes: Int = 1_000_000) {
+    self.maximumDepth = maximumDepth
+    self.maximumAliasedNodes = maximumAliasedNodes
+  }
+}

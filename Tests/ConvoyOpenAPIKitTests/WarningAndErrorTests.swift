@@ -1,0 +1,103 @@
+import ConvoyOpenAPIKit
+import Testing
+
+@Suite struct WarningAndErrorTests {
+  @Test func unsupportedConstructsWarnWithTheirPointerAndTheRestIsGenerated() throws {
+    let schemas = """
+          Odd: {not: {type: string}}
+          Mixed: {type: [string, integer]}
+          Good: {type: object, properties: {a: {$ref: '#/components/schemas/Missing'}}}
+          Loop: {$ref: '#/components/schemas/Loop'}
+      """
+    let output = try #require(generate(document(schemas: schemas, version: "3.1.0")))
+    let pointers = Set(output.warnings.map(\.pointer))
+    #expect(pointers.contains("#/components/schemas/Odd/not"))
+    #expect(pointers.contains("#/components/schemas/Mixed/type"))
+    #expect(pointers.contains("#/components/schemas/Good/properties/a/$ref"))
+    #expect(pointers.contains("#/components/schemas/Loop"))
+    #expect(output.flatSource.contains("public var a: API.JSONValue?"))
+    #expect(output.flatSource.contains("public typealias Loop = API.JSONValue"))
+  }
+
+  @Test func callbacksWebhooksLinksAndExtraSuccessAnswersWarn() throws {
+    let text = """
+      openapi: 3.1.0
+      info: {title: T, version: '1'}
+      webhooks: {ping: {post: {responses: {'200': {description: ok}}}}}
+      paths:
+        /a:
+          post:
+            operationId: a
+            deprecated: true
+            callbacks: {done: {}}
+            responses:
+              '200': {description: ok, links: {next: {operationId: a}}, content: {application/json: {schema: {type: string}}}}
+              '201': {description: made, content: {application/json: {schema: {type: integer}}}}
+      """
+    let output = try #require(generate(text))
+    #expect(
+      Set(output.warnings.map(\.pointer)) == [
+        "#/webhooks", "#/paths/~1a/post/callbacks", "#/paths/~1a/post/responses/201",
+        "#/paths/~1a/post/responses/200/links",
+      ])
+    #expect(output.source.contains("/// Deprecated by the API."))
+  }
+
+  @Test func nonTokenSecuritySchemesWarn() throws {
+    let text = """
+      openapi: 3.0.0
+      info: {title: T, version: '1'}
+      components: {securitySchemes: {key: {type: apiKey, in: header, name: X-Key}}}
+      paths: {/a: {get: {operationId: a, security: [{key: []}], responses: {'204': {description: none}}}}}
+      """
+    let output = try #require(generate(text))
+    #expect(output.warnings.map(\.pointer) == ["#/paths/~1a/get/security"])
+    #expect(!output.source.contains(".accessToken }"))
+  }
+
+  @Test func documentsThatAreNotOpenAPI3AreRejected() {
+    #expect(
+      throws: GeneratorError.unsupportedDocument(
+        "Swagger 2.0 documents are not supported; convert to OpenAPI 3")
+    ) {
+      try OpenAPIGenerator.generate("swagger: '2.0'")
+    }
+    #expect(throws: GeneratorError.unsupportedDocument("OpenAPI 2.5 is not 3.0 or 3.1")) {
+      try OpenAPIGenerator.generate("openapi: '2.5'")
+    }
+  }
+
+  @Test func yamlErrorsCarryTheirPosition() {
+    #expect(throws: GeneratorError.unreadableDocument("3:1: tabs cannot indent YAML; use spaces")) {
+      try OpenAPIGenerator.generate("openapi: 3.0.0\ninfo:\n\ttitle: x")
+    }
+  }
+
+  @Test func invalidNamespacesAreRejected() {
+    #expect(throws: GeneratorError.invalidNamespace("my api")) {
+      try OpenAPIGenerator.generate(document(), options: GeneratorOptions(namespace: "my api"))
+    }
+  }
+
+  @Test func configurationFilesSetEveryOption() throws {
+    var options = GeneratorOptions()
+    try options.apply(
+      configuration: """
+        namespace: Shop
+        access: internal
+        tags: [a]
+        operations: [x]
+        exclude: [y]
+        typeNames: {Article: Post}
+        """)
+    #expect(options.namespace == "Shop")
+    #expect(options.access == .internal)
+    #expect(options.selection.tags == ["a"])
+    #expect(options.selection.operationIDs == ["x"])
+    #expect(options.selection.excludedOperationIDs == ["y"])
+    #expect(options.typeNames == ["Article": "Post"])
+    #expect(throws: GeneratorError.unreadableConfiguration("unknown key 'colour'")) {
+      try options.apply(configuration: "colour: blue")
+    }
+  }
+}
