@@ -67,14 +67,14 @@ import Testing
     }
     try writeIfChanged(manifest(), to: Self.scratch.appendingPathComponent("Package.swift"))
 
-    let build = try runCommand(["swift", "build"], in: Self.scratch, within: 900)
+    let build = try await runCommand(["swift", "build"], in: Self.scratch, within: 900)
     #expect(build.status == 0, "\(build.output)")
     let warnings = build.output.split(separator: "\n").filter { $0.contains("warning:") }
     #expect(warnings.isEmpty, "\(warnings.joined(separator: "\n"))")
     guard build.status == 0 else { return }
 
     for (client, app) in zip(clients, apps) {
-      let run = try runCommand(
+      let run = try await runCommand(
         [".build/debug/\(client.name)", String(app.port)], in: Self.scratch, within: 120)
       #expect(run.status == 0, "\(client.name): \(run.output)")
     }

@@ -88,9 +88,12 @@ struct Failure: Error, CustomStringConvertible {
 }
 
 /// Runs a command to its end (at most `seconds`), returning its status and combined output.
+///
+/// It waits with `Task.sleep`, never by blocking a thread: a build takes minutes, and a blocked
+/// thread of the small cooperative pool stalls every other test of the process meanwhile.
 func runCommand(
   _ arguments: [String], in directory: URL, within seconds: TimeInterval
-) throws -> (status: Int32, output: String) {
+) async throws -> (status: Int32, output: String) {
   let log = FileManager.default.temporaryDirectory.appendingPathComponent(
     "convoy-openapi-\(UUID().uuidString).log")
   _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -104,7 +107,7 @@ func runCommand(
   process.standardError = handle
   try process.run()
   let deadline = Date().addingTimeInterval(seconds)
-  while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+  while process.isRunning, Date() < deadline { try await Task.sleep(nanoseconds: 100_000_000) }
   if process.isRunning {
     process.terminate()
     process.waitUntilExit()

@@ -5,9 +5,9 @@ import Testing
 /// The generated code must build in Swift 6 mode without a single warning.
 @Suite struct GeneratedCodeCompilesTests {
   @Test(arguments: ["articles.yaml", "zoo.json"])
-  func fixtureDocumentsGenerateCodeThatCompilesWithoutWarnings(name: String) throws {
+  func fixtureDocumentsGenerateCodeThatCompilesWithoutWarnings(name: String) async throws {
     let output = try OpenAPIGenerator.generate(try fixture(name))
-    let complaints = try compilerComplaints(about: output.files)
+    let complaints = try await compilerComplaints(about: output.files)
     #expect(complaints == nil, "\(complaints ?? "")")
   }
 

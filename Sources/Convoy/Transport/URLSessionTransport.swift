@@ -134,6 +134,11 @@ public final class URLSessionTransport: HTTPTransport {
     if error.code == .unknown, mentionsTLS {
       return TransportFailure(kind: .secureConnectionFailed, detail: "URLError -1 (TLS)")
     }
+    // libcurl's CURLE_PARTIAL_FILE, which FoundationNetworking passes on as -1 with libcurl's
+    // text: the connection closed before the body's end, as ``CurlTransport`` reports it.
+    if error.code == .unknown, text.contains("transfer closed with outstanding read data") {
+      return TransportFailure(kind: .networkConnectionLost, detail: "URLError -1 (body cut short)")
+    }
     return TransportFailure(error)
   }
 
