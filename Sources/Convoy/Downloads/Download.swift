@@ -16,7 +16,8 @@ public final class Download: Sendable {
   private let task: Task<DownloadedFile, any Error>
 
   init(
-    start: @escaping @Sendable (@escaping @Sendable (TransferProgress) -> Void) async throws ->
+    start:
+      @escaping @Sendable (@escaping @Sendable (TransferProgress) -> Void) async throws ->
       DownloadedFile
   ) {
     let (progress, continuation) = AsyncStream.makeStream(

@@ -25,7 +25,8 @@ extension CallPipeline {
       let (stream, status) = try await attempts(
         of: request, events: events, chain: chain, timeout: options.headTimeout,
         send: { transportRequest, remaining, context in
-          await openBody(transportRequest, headTimeout: remaining, options: options, context: context)
+          await openBody(
+            transportRequest, headTimeout: remaining, options: options, context: context)
         },
         settle: { _, received, context in
           let head = received.response.head

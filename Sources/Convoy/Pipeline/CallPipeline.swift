@@ -84,9 +84,10 @@ struct CallPipeline: Sendable {
   func attempts<Request: RequestDescribing, Result>(
     of request: Request, events: EventEmitter, chain initialChain: [any ResponseDecision],
     timeout: TimeInterval? = nil,
-    send: (TransportRequest, TimeInterval, RequestContext) async -> Swift.Result<
-      Received, ServerConnectionError
-    >,
+    send: (TransportRequest, TimeInterval, RequestContext) async ->
+      Swift.Result<
+        Received, ServerConnectionError
+      >,
     settle: (Settlement<Request.Response>, Received, RequestContext) throws -> Result
   ) async throws -> (Result, Int) {
     let timeout = timeout ?? request.timeout ?? configuration.timeout

@@ -27,8 +27,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
   }
 
   /// Runs `action` once the body has ended, failed or been closed.
-  func whenOver(_ action: @escaping @Sendable (Result<TransferMetrics, TransportFailure>) -> Void)
-  {
+  func whenOver(_ action: @escaping @Sendable (Result<TransferMetrics, TransportFailure>) -> Void) {
     buffer.whenOver(action)
   }
 

@@ -126,7 +126,8 @@ public struct ServerSentEventStream<Request: RequestDescribing>: AsyncSequence, 
       let events = EventEmitter.call(
         observers: stream.connection.observers, jobID: nil, method: stream.request.method)
       events.emit(
-        .streamReconnecting, url: try? stream.connection.configuration.url(path: stream.request.path)
+        .streamReconnecting,
+        url: try? stream.connection.configuration.url(path: stream.request.path)
       ) {
         $0.attempt = reconnections
         $0.retryDelay = delay

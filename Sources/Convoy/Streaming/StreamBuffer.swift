@@ -174,7 +174,8 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
   // MARK: - TransferReceiver (the transport's thread)
 
   func transferDidReceiveHead(_ head: HTTPResponse) {
-    let waiter = lock.withLock { () -> CheckedContinuation<Result<HTTPResponse, TransportFailure>, Never>? in
+    let waiter = lock.withLock {
+      () -> CheckedContinuation<Result<HTTPResponse, TransportFailure>, Never>? in
       guard end == nil else { return nil }
       self.head = head
       defer { headWaiter = nil }
@@ -206,7 +207,8 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
         .failure(
           TransportFailure(
             kind: .readerTooSlow,
-            detail: "more than \(overflowLimit) bytes waited for a reader the transport cannot pause")))
+            detail:
+              "more than \(overflowLimit) bytes waited for a reader the transport cannot pause")))
     }
     return flow
   }

@@ -67,7 +67,8 @@ public final class URLSessionTransport: HTTPTransport {
     _ request: TransportRequest, receiver: any TransferReceiver
   ) -> any StreamingTransferHandle {
     let urlRequest = Self.sessionRequest(for: request)
-    let streaming = URLSessionStreamingTask(receiver: receiver, bytesSent: Self.bodySize(of: request))
+    let streaming = URLSessionStreamingTask(
+      receiver: receiver, bytesSent: Self.bodySize(of: request))
     let task: URLSessionTask
     if let fileURL = request.bodyFileURL {
       task = session.uploadTask(with: urlRequest, fromFile: fileURL)

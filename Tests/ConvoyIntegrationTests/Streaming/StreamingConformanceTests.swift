@@ -43,11 +43,13 @@ struct StreamingConformanceTests {
   func handsOverTheHeadBeforeASlowBodyEnds(_ kind: TransportUnderTest) async throws {
     let connection = try streamingConnection(kind)
     // Four bytes over two seconds: the head comes at once, the bytes one by one.
-    let stream = try await connection.stream(StreamCall(path: "/drip?duration=2&numbytes=4&delay=0"))
+    let stream = try await connection.stream(
+      StreamCall(path: "/drip?duration=2&numbytes=4&delay=0"))
     let started = Date()
     var arrivals: [TimeInterval] = []
     for try await chunk in stream.body {
-      arrivals.append(contentsOf: Array(repeating: Date().timeIntervalSince(started), count: chunk.count))
+      arrivals.append(
+        contentsOf: Array(repeating: Date().timeIntervalSince(started), count: chunk.count))
     }
     #expect(arrivals.count == 4)
     #expect(arrivals.first! < arrivals.last!)
@@ -104,7 +106,8 @@ struct StreamingConformanceTests {
   func theWholeCallDeadlineDoesNotEndALongStream(_ kind: TransportUnderTest) async throws {
     // A one-second call deadline, a three-second body with a byte every half second.
     let connection = try streamingConnection(kind, timeout: 1)
-    let stream = try await connection.stream(StreamCall(path: "/drip?duration=3&numbytes=6&delay=0"))
+    let stream = try await connection.stream(
+      StreamCall(path: "/drip?duration=3&numbytes=6&delay=0"))
     var count = 0
     for try await chunk in stream.body { count += chunk.count }
     #expect(count == 6)

@@ -32,7 +32,9 @@ import Testing
       received.append(event.data)
     }
     #expect(received == ["one", "two", "three"])
-    let lastIDs = transport.requests.map { $0.urlRequest.value(forHTTPHeaderField: "Last-Event-ID") }
+    let lastIDs = transport.requests.map {
+      $0.urlRequest.value(forHTTPHeaderField: "Last-Event-ID")
+    }
     #expect(lastIDs == [nil, "2", "3"])
     #expect(
       transport.requests.allSatisfy {
