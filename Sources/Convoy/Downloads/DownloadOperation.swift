@@ -31,7 +31,7 @@ public final class DownloadOperation<Request: RequestDescribing>: NetworkOperati
   override func perform(with pipeline: CallPipeline) async -> Result<DownloadedFile, any Error> {
     let downloader = FileDownloader(
       pipeline: pipeline, request: request, destination: destination, options: options,
-      progress: progress)
+      progress: reportingToJob(progress))
     do {
       return .success(try await downloader.run())
     } catch is CancellationError {

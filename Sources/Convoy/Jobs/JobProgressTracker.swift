@@ -8,6 +8,8 @@ final class JobProgressTracker: @unchecked Sendable {
   private var completed = 0
   private var total = 1
   private var isDeliveryScheduled = false
+  /// The latest progress of each transfer of the job, by operation.
+  private var transfers: [ObjectIdentifier: TransferProgress] = [:]
   private let handler: (@Sendable (JobProgress) -> Void)?
   private let queue: DispatchQueue?
 
@@ -17,7 +19,22 @@ final class JobProgressTracker: @unchecked Sendable {
   }
 
   var current: JobProgress {
-    lock.withLock { JobProgress(completedUnitCount: completed, totalUnitCount: total) }
+    lock.withLock { progressUnlocked }
+  }
+
+  private var progressUnlocked: JobProgress {
+    let moved = transfers.values.reduce(Int64(0)) { $0 + $1.completedBytes }
+    let sizes = transfers.values.map(\.totalBytes)
+    let expected: Int64? =
+      sizes.isEmpty || sizes.contains(nil) ? nil : sizes.reduce(Int64(0)) { $0 + ($1 ?? 0) }
+    return JobProgress(
+      completedUnitCount: completed, totalUnitCount: total, transferredBytes: moved,
+      expectedBytes: expected)
+  }
+
+  /// A transfer of the job moved bytes.
+  func update(_ transfer: ObjectIdentifier, to progress: TransferProgress) {
+    changed { transfers[transfer] = progress }
   }
 
   func addUnits(_ count: Int) {
@@ -48,7 +65,7 @@ final class JobProgressTracker: @unchecked Sendable {
     let send: @Sendable () -> Void = { [self] in
       let progress = lock.withLock {
         isDeliveryScheduled = false
-        return JobProgress(completedUnitCount: completed, totalUnitCount: total)
+        return progressUnlocked
       }
       handler(progress)
     }

@@ -74,6 +74,18 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
     }
   }
 
+  /// `handler` and the job's byte count, told of this operation's transfer progress.
+  func reportingToJob(_ handler: (@Sendable (TransferProgress) -> Void)?)
+    -> (@Sendable (TransferProgress) -> Void)?
+  {
+    guard let tracker = context?.progress else { return handler }
+    let transfer = ObjectIdentifier(self)
+    return { progress in
+      tracker.update(transfer, to: progress)
+      handler?(progress)
+    }
+  }
+
   private func takeAwaitingTask() -> CheckedContinuation<Bool, Never>? {
     stateLock.withLock {
       defer { awaitingTask = nil }

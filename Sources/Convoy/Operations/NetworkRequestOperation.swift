@@ -35,7 +35,10 @@ public final class NetworkRequestOperation<Request: RequestDescribing>:
   }
 
   override func perform(with pipeline: CallPipeline) async -> Result<Request.Response, any Error> {
-    await pipeline.result(of: request, uploadProgress: uploadProgress)
+    // Only a call that asked for upload progress travels the streaming side that reports it;
+    // every other call keeps the buffered exchange.
+    await pipeline.result(
+      of: request, uploadProgress: uploadProgress.flatMap { reportingToJob($0) })
   }
 }
 
