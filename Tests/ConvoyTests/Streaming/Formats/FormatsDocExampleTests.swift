@@ -2,7 +2,7 @@ import Convoy
 import Foundation
 import Testing
 
-// The examples of the Streaming/Formats doc comments and of Docs/Streaming-Formats.md,
+// The examples of the Streaming/Formats doc comments and of Docs/Streaming.md (its text part),
 // verbatim, so the documented code keeps compiling and meaning what it says.
 
 private enum ResponseLinesExamples {
