@@ -5,8 +5,8 @@ import Foundation
 ///
 /// It runs on the connection's network queue, whose width is the connection's
 /// ``ServerConnection/networkConcurrencyLimit``, so transfers of every kind wait their turn
-/// together. Cancelling it cancels its transfer. Subclasses say what the work is in
-/// ``perform(with:)``.
+/// together. Cancelling it cancels its transfer. Convoy's subclasses are
+/// ``NetworkRequestOperation``, ``StreamOperation`` and ``DownloadOperation``.
 public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
   let connection: ServerConnection
   /// Set while a task awaits this operation's slot: resumed with `true` when the queue starts
