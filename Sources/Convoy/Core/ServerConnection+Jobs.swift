@@ -18,8 +18,9 @@ extension ServerConnection {
   ///
   /// - Parameters:
   ///   - job: What to run.
-  ///   - completionQueue: Where `progress` and `completion` run; the main queue by default (it
-  ///     runs only while the main run loop does: command-line tools pass a queue of their own).
+  ///   - completionQueue: Where `progress` and `completion` run: Convoy's serial
+  ///     `DispatchQueue.convoyCompletions` by default, which runs in every kind of
+  ///     program; apps pass `.main` to update their UI.
   ///   - progress: Told how far the job got, coalesced; on a serial queue its last call comes
   ///     before `completion` and reports every unit done.
   ///   - completion: Runs exactly once: with the output, the first error,
@@ -29,7 +30,7 @@ extension ServerConnection {
   @discardableResult
   public func run<J: Job>(
     _ job: J,
-    completionQueue: DispatchQueue = .main,
+    completionQueue: DispatchQueue = .convoyCompletions,
     progress: (@Sendable (JobProgress) -> Void)? = nil,
     completion: @escaping @Sendable (Result<J.Output, any Error>) -> Void
   ) -> JobToken {
@@ -60,6 +61,38 @@ extension ServerConnection {
     } onCancel: {
       token.cancel()
     }
+  }
+
+  /// Runs a chain, group or any other operation built on the spot, as a one-off job, without a
+  /// ``Job`` type of its own; see ``run(_:completionQueue:progress:completion:)-(J,_,_,_)``.
+  ///
+  /// ```swift
+  /// let token = connection.run(
+  ///   connection.operation(for: ProfileRequest())
+  ///     .then { profile in connection.operation(for: AvatarRequest(url: profile.value.avatar)) }
+  /// ) { result in print(result) }
+  /// ```
+  ///
+  /// An operation runs once: running the same one again completes with
+  /// ``OperationError/alreadyRun``.
+  @discardableResult
+  public func run<Output: Sendable>(
+    _ operation: ResultOperation<Output>,
+    completionQueue: DispatchQueue = .convoyCompletions,
+    progress: (@Sendable (JobProgress) -> Void)? = nil,
+    completion: @escaping @Sendable (Result<Output, any Error>) -> Void
+  ) -> JobToken {
+    run(
+      OperationJob(operation), completionQueue: completionQueue, progress: progress,
+      completion: completion)
+  }
+
+  /// Runs an operation built on the spot and returns its output; cancelling the calling task
+  /// cancels it.
+  public func run<Output: Sendable>(
+    _ operation: ResultOperation<Output>, progress: (@Sendable (JobProgress) -> Void)? = nil
+  ) async throws -> Output {
+    try await run(OperationJob(operation), progress: progress)
   }
 
   /// Cancels the job `token` was returned for; the same as `token.cancel()`.

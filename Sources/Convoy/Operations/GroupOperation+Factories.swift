@@ -8,8 +8,11 @@ extension GroupOperation {
   ///   - children: The operations to run side by side.
   ///   - maximumConcurrentChildren: How many children may run at once; `nil` leaves it to the
   ///     connection's network limit.
-  public convenience init<Element: Sendable>(
-    _ children: [ResultOperation<Element>], maximumConcurrentChildren: Int? = nil
+  ///
+  /// The children may be of any one operation type, such as `[DownloadOperation<PhotoRequest>]`
+  /// or `[NetworkRequestOperation<PlaceRequest>]`: no cast to `ResultOperation` is needed.
+  public convenience init<Element: Sendable, Child: ResultOperation<Element>>(
+    _ children: [Child], maximumConcurrentChildren: Int? = nil
   ) where Output == [Element] {
     self.init(
       children: children, policy: .failFast, maximumConcurrentChildren: maximumConcurrentChildren
@@ -24,8 +27,8 @@ extension GroupOperation {
   ///   - children: The operations to run side by side.
   ///   - maximumConcurrentChildren: How many children may run at once; `nil` leaves it to the
   ///     connection's network limit.
-  public convenience init<Element: Sendable>(
-    collecting children: [ResultOperation<Element>], maximumConcurrentChildren: Int? = nil
+  public convenience init<Element: Sendable, Child: ResultOperation<Element>>(
+    collecting children: [Child], maximumConcurrentChildren: Int? = nil
   ) where Output == [Result<Element, any Error>] {
     self.init(
       children: children, policy: .collectAll,

@@ -62,4 +62,6 @@ open class ResultOperation<Output: Sendable>: AsyncOperation, @unchecked Sendabl
 public enum OperationError: Error, Sendable, Hashable {
   /// A ``ResultOperation`` called `finish()` instead of `finish(with:)` and so has no value.
   case finishedWithoutResult
+  /// An operation was run a second time; an operation runs once (a ``Job`` builds new ones).
+  case alreadyRun
 }
