@@ -102,7 +102,7 @@ extension PlacesAPIBehaviour {
     let bounds = value.dropFirst("bytes=".count).split(
       separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
     guard bounds.count == 2, let first = Int64(bounds[0]) else { return nil }
-    let last = bounds[1].isEmpty ? size - 1 : Int64(bounds[1])
+    let last = bounds[1].isEmpty ? Int64.max : Int64(bounds[1])
     guard let last, last >= first else { return nil }
     guard first < size else { return .some(nil) }
     return .some(first..<(min(last, size - 1) + 1))
