@@ -38,7 +38,15 @@ struct WatchTests {
     #expect(result.status == 130)
     // Renewed for the first connection and again for the reconnection the server refused.
     #expect(result.stderr.components(separatedBy: "AccessTokenRefresh → restart").count == 3)
-    #expect(try Data(contentsOf: sandbox.sessionFile()) != saved)
+    let renewed = try Data(contentsOf: sandbox.sessionFile())
+    #expect(renewed != saved)
+    // The event log shows the renewal, never the tokens it brought.
+    let session = try JSONSerialization.jsonObject(with: renewed) as? [String: Any]
+    let token = try #require(session?["accessToken"] as? [String: Any])
+    for secret in [token["value"] as? String, token["refreshToken"] as? String] {
+      let secret = try #require(secret)
+      #expect(!result.stderr.contains(secret) && !result.stdout.contains(secret))
+    }
     #expect(!result.stderr.contains("log in again"))
   }
 
