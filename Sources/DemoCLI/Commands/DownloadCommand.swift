@@ -39,10 +39,11 @@ enum DownloadCommand: Command {
     let destination = URL(fileURLWithPath: output)
     let connection = try context.connection(
       photoBytesPerSecond: rate > 0 ? Int(rate * 1_000_000) : nil)
-    if let resumed = resumableBytes(for: destination) {
+    let request = PhotoRequest(id: id)
+    if let resumed = resumableBytes(for: destination, of: request) {
       context.output.note("Resuming at \(format(resumed))")
     }
-    let download = connection.startDownload(PhotoRequest(id: id), to: destination)
+    let download = connection.startDownload(request, to: destination)
     let file = try await context.withProgress("Downloading photo \(id)") { line in
       try await context.interruption.cancelling(with: download.cancel) {
         for await progress in download.progress { line.update(detail: bar(progress)) }
@@ -65,12 +66,15 @@ enum DownloadCommand: Command {
     return rate
   }
 
-  /// The bytes an earlier run left beside `destination` that Convoy can resume from: a partial
-  /// file with the record of where it came from.
-  private static func resumableBytes(for destination: URL) -> Int64? {
+  /// The bytes an earlier run left beside `destination` that Convoy will resume from: a partial
+  /// file whose record says it is `request`'s (Convoy starts over for any other URL).
+  private static func resumableBytes(for destination: URL, of request: PhotoRequest) -> Int64? {
     let partial = destination.appendingPathExtension("convoy-partial")
     let record = partial.appendingPathExtension("json")
-    guard FileManager.default.fileExists(atPath: record.path),
+    guard let data = try? Data(contentsOf: record),
+      let url = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["url"]
+        as? String,
+      url.hasSuffix("/" + request.path),
       let size = (try? FileManager.default.attributesOfItem(atPath: partial.path))?[.size]
         as? NSNumber, size.int64Value > 0
     else { return nil }
