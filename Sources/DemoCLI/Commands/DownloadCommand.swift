@@ -35,6 +35,11 @@ enum DownloadCommand: Command {
     guard let output = context.arguments.value("output"), !output.isEmpty else {
       throw UsageError.missingValue(option: "--output")
     }
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue {
+      throw UsageError.invalidValue(
+        option: "--output", value: output, expected: "a file's path, not a folder")
+    }
     let rate = try rate(context.arguments.value("rate"))
     let destination = URL(fileURLWithPath: output)
     let connection = try context.connection(

@@ -196,4 +196,14 @@ import Testing
       handle.readData(ofLength: 5_000)
         == SimulatedPhoto.bytes(placeID: 3, range: (Self.photoSize - 5_000)..<Self.photoSize))
   }
+
+  @Test func aBufferedCallGetsTheFeedsEventsUntilItsFirstDrop() async throws {
+    let api = SimulatedPlacesAPI(feedEventsPerConnection: 3)
+    let connection = simulatedConnection(api)
+    try await simulatedLogIn(connection)
+    let text = String(
+      decoding: try await connection.execute(SimulatedUpdatesRequest()).data, as: UTF8.self)
+    #expect(text.components(separatedBy: "event: place-update").count == 4)
+    #expect(text.contains("id: 3\n") && !text.contains("id: 4\n"))
+  }
 }
