@@ -206,4 +206,22 @@ import Testing
     #expect(text.components(separatedBy: "event: place-update").count == 4)
     #expect(text.contains("id: 3\n") && !text.contains("id: 4\n"))
   }
+
+  @Test func cancellingWhileASlowHeadIsAwaitedEndsWithoutAHead() async throws {
+    let receiver = RecordingReceiver()
+    let handle = SimulatedPlacesAPI(scenario: .slow, slowDelay: 5).startStreamingTransfer(
+      signedSimulatorRequest("v2/places/3/photo"), receiver: receiver)
+    let started = Date()
+    handle.cancel()
+    #expect(await receiver.wait { $0.completion != nil })
+    #expect(Date().timeIntervalSince(started) < 2)
+    let record = receiver.record.current
+    #expect(record.head == nil)
+    #expect(record.pieces == 0)
+    guard case .failure(let failure) = record.completion else {
+      Issue.record("expected a cancellation")
+      return
+    }
+    #expect(failure.kind == .cancelled)
+  }
 }
