@@ -82,6 +82,12 @@ public final class StubRoutes: Sendable {
     state.withLock { $0 = State() }
   }
 
+  /// Records a request answered outside the table (the simulator's streamed endpoints), so
+  /// ``requests`` still lists every request in order.
+  func record(_ request: StubRequest) {
+    state.withLock { $0.requests.append(request) }
+  }
+
   /// Records `request` and gives the first matching route's answer, with closures already run,
   /// or the "no stub" failure.
   public func answer(for request: StubRequest) -> StubAnswer {

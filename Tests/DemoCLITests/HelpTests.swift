@@ -3,7 +3,9 @@ import Testing
 
 @Suite("democli --help")
 struct HelpTests {
-  static let commands = ["login", "places", "place", "whoami", "logout", "environments", "help"]
+  static let commands = [
+    "login", "places", "place", "download", "watch", "whoami", "logout", "environments", "help",
+  ]
 
   @Test("every command explains itself on standard output", arguments: commands)
   func everyCommandHasHelp(command: String) async throws {

@@ -45,6 +45,10 @@ struct SessionFileTests {
     for arguments in [
       ["places", "--scenario", "token-expired", "--verbose"], ["whoami", "--verbose", "--json"],
       ["whoami", "--simulate"], ["place", "1", "--simulate", "--verbose", "--json"],
+      [
+        "download", "2", "--output", sandbox.directory.appendingPathComponent("photo.bin").path,
+        "--simulate", "--rate", "0", "--verbose",
+      ],
     ] {
       let result = try await sandbox.run(arguments)
       outputs.stdout += result.stdout

@@ -9,8 +9,14 @@ struct PlacesAPIBehaviour: Sendable {
   let refreshTokenLifetime: TimeInterval
   let slowDelay: TimeInterval
   let now: @Sendable () -> Date
+  var photoBytesPerSecond: Int?
+  var feedInterval: TimeInterval = 1
+  var feedEventsPerConnection = 5
   /// Whether the first authenticated call was refused yet (the token scenarios refuse it once).
   private let hasRefusedFirstCall = Locked(false)
+  /// Whether the feed's first reconnection was refused yet (the token scenarios refuse it too,
+  /// as a token that expired while the stream ran).
+  private let hasRefusedFirstReconnect = Locked(false)
 
   init(
     scenario: SimulationScenario, accessTokenLifetime: TimeInterval,
@@ -33,6 +39,7 @@ struct PlacesAPIBehaviour: Sendable {
     route(.get, "v2/places/{id}", in: routes) { behaviour, request in
       behaviour.authenticated(request) { behaviour.showPlace(request) }
     }
+    registerStreams(in: routes)
   }
 
   private func route(
@@ -54,30 +61,38 @@ struct PlacesAPIBehaviour: Sendable {
   /// Runs `endpoint` for a request with a valid access token; answers 401 otherwise, and to the
   /// first such call in the scenarios that refuse it.
   private func authenticated(_ request: StubRequest, endpoint: () -> StubAnswer) -> StubAnswer {
+    if let refusal = refusal(request) { return refusal }
+    guard scenario == .badJSON else { return endpoint() }
+    return .response(
+      status: 200, headers: ["Content-Type": "application/json"],
+      body: Data(#"[{"id": 1, "name": "Harbour Promenade", "city": "#.utf8))
+  }
+
+  /// The 401 for a request without a valid access token (or the first one, or the feed's first
+  /// reconnection, in the scenarios that refuse them), or the scenario's 500; `nil` to answer.
+  func refusal(_ request: StubRequest, isFeedReconnect: Bool = false) -> StubAnswer? {
     let invalidToken = StubAnswer.json(["error": true, "reason": "Invalid Token."], status: 401)
     if [.tokenExpired, .refreshRevoked].contains(scenario) {
       let isFirst = hasRefusedFirstCall.withLock { refused in
         defer { refused = true }
         return !refused
       }
-      if isFirst { return invalidToken }
+      let isFirstReconnect =
+        isFeedReconnect
+        && hasRefusedFirstReconnect.withLock { refused in
+          defer { refused = true }
+          return !refused
+        }
+      if isFirst || isFirstReconnect { return invalidToken }
     }
     let header = request.header("Authorization") ?? ""
     guard header.lowercased().hasPrefix("bearer "),
       let token = SimulatedToken(verifying: String(header.dropFirst("bearer ".count))),
       token.kind == .access, !token.isExpired(at: now())
     else { return invalidToken }
-    switch scenario {
-    case .serverError:
-      return .json(
-        ["error": true, "reason": "The places service is unavailable. Try again later."],
-        status: 500)
-    case .badJSON:
-      return .response(
-        status: 200, headers: ["Content-Type": "application/json"],
-        body: Data(#"[{"id": 1, "name": "Harbour Promenade", "city": "#.utf8))
-    default:
-      return endpoint()
-    }
+    guard scenario == .serverError else { return nil }
+    return .json(
+      ["error": true, "reason": "The places service is unavailable. Try again later."],
+      status: 500)
   }
 }

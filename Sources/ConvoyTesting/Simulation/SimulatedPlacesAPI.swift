@@ -22,6 +22,21 @@ import Foundation
 /// - `GET v2/places` (optionally `?city=`) and `GET v2/places/{id}`: need `Authorization:
 ///   Bearer <access token>`; a missing, altered or expired token is answered 401
 ///   `{"error": true, "reason": "Invalid Token."}`.
+/// - `GET v2/places/{id}/photo`: the place's ``SimulatedPhoto`` (a little over 40 MB of
+///   `application/octet-stream`) with `ETag` and `Accept-Ranges: bytes`; `Range: bytes=N-` (or
+///   `N-M`) is answered 206 with `Content-Range` unless `If-Range` names another entity tag,
+///   which gets the whole photo with 200. Paced to ``photoBytesPerSecond`` when set.
+/// - `GET v2/updates`: the live feed of place updates as server-sent events
+///   (`text/event-stream`): `retry:` with the feed's interval, the first event within 0.2 s, then
+///   one every ``feedInterval``, each with an `id:` and `event: place-update`; the connection is
+///   dropped after ``feedEventsPerConnection`` events, and a connection with `Last-Event-ID`
+///   carries on after that id. The token scenarios also refuse the feed's first reconnection
+///   with 401, as if the token had expired while the stream ran.
+///
+/// The photo and the feed need a token like the places endpoints, and stream when asked through
+/// ``startStreamingTransfer(_:receiver:)``: the body is made piece by piece as it is due, never
+/// whole in memory, honouring the receiver's pauses; a dropped feed connection completes with
+/// `TransportFailure/Kind/networkConnectionLost`.
 ///
 /// Tokens are ``SimulatedToken``s: any simulator accepts those another one issued, in this
 /// process or another. The users, client and places are public: ``users``, ``client``,
@@ -35,10 +50,17 @@ public final class SimulatedPlacesAPI: HTTPTransport {
   public let refreshTokenLifetime: TimeInterval
   /// How long every answer takes in the ``SimulationScenario/slow`` scenario.
   public let slowDelay: TimeInterval
+  /// The photo's pace in bytes per second, or `nil` to send it as fast as it is read.
+  public let photoBytesPerSecond: Int?
+  /// The time between two events of the live feed.
+  public let feedInterval: TimeInterval
+  /// How many events the live feed sends before it drops the connection.
+  public let feedEventsPerConnection: Int
   /// The route table behind the simulator, e.g. for `URLSessionConfiguration.stubbed(by:)`.
   public let routes = StubRoutes()
 
   private let transport: StubTransport
+  private let behaviour: PlacesAPIBehaviour
 
   /// Creates a simulator.
   ///
@@ -48,23 +70,35 @@ public final class SimulatedPlacesAPI: HTTPTransport {
   ///     above the client's refresh margin (60 s by default), or every call renews first.
   ///   - refreshTokenLifetime: Seconds a refresh token lives; 30 days by default.
   ///   - slowDelay: Seconds every answer takes in the `slow` scenario.
+  ///   - photoBytesPerSecond: The photo's pace; `nil` (the default) sends it unpaced.
+  ///   - feedInterval: Seconds between two events of the live feed; 1 by default.
+  ///   - feedEventsPerConnection: Events the feed sends before dropping the connection; 5 by
+  ///     default.
   ///   - now: The simulator's clock, for tests of expiry.
   public init(
     scenario: SimulationScenario = .happy, accessTokenLifetime: TimeInterval = 300,
     refreshTokenLifetime: TimeInterval = 30 * 24 * 3_600, slowDelay: TimeInterval = 1.5,
-    now: @escaping @Sendable () -> Date = Date.init
+    photoBytesPerSecond: Int? = nil, feedInterval: TimeInterval = 1,
+    feedEventsPerConnection: Int = 5, now: @escaping @Sendable () -> Date = Date.init
   ) {
     self.scenario = scenario
     self.accessTokenLifetime = accessTokenLifetime
     self.refreshTokenLifetime = refreshTokenLifetime
     self.slowDelay = slowDelay
+    self.photoBytesPerSecond = photoBytesPerSecond
+    self.feedInterval = feedInterval
+    self.feedEventsPerConnection = max(1, feedEventsPerConnection)
     transport = StubTransport(routes: routes)
     // The routes hold the behaviour, not the simulator, so a table handed to
     // `URLSessionConfiguration.stubbed(by:)` keeps working on its own.
-    let behaviour = PlacesAPIBehaviour(
+    var behaviour = PlacesAPIBehaviour(
       scenario: scenario, accessTokenLifetime: accessTokenLifetime,
       refreshTokenLifetime: refreshTokenLifetime, slowDelay: slowDelay, now: now)
+    behaviour.photoBytesPerSecond = photoBytesPerSecond
+    behaviour.feedInterval = feedInterval
+    behaviour.feedEventsPerConnection = self.feedEventsPerConnection
     behaviour.register(in: routes)
+    self.behaviour = behaviour
   }
 
   /// Every request received so far, in order.
@@ -76,5 +110,19 @@ public final class SimulatedPlacesAPI: HTTPTransport {
     completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
   ) -> any TransferHandle {
     transport.startTransfer(request, completion: completion)
+  }
+
+  /// Streams the photo and the live feed piece by piece as they are due; every other endpoint
+  /// is answered whole and then handed over in pieces.
+  public func startStreamingTransfer(_ request: TransportRequest, receiver: any TransferReceiver)
+    -> any StreamingTransferHandle
+  {
+    guard let (answer, matched) = behaviour.streamedAnswer(for: StubRequest(request)) else {
+      return transport.startStreamingTransfer(request, receiver: receiver)
+    }
+    routes.record(matched)
+    let transfer = SimulatedStreamingTransfer(receiver: receiver, url: request.urlRequest.url)
+    transfer.start(answer)
+    return transfer
   }
 }

@@ -6,7 +6,8 @@ public enum SimulationScenario: String, CaseIterable, Sendable {
   /// Everything works.
   case happy
   /// The first call that needs a token of this simulator is answered 401 "Invalid Token.";
-  /// the refresh grant works, so the client renews once and carries on.
+  /// the refresh grant works, so the client renews once and carries on. The live feed's first
+  /// reconnection is refused the same way, as a token that expired while the stream ran.
   case tokenExpired = "token-expired"
   /// The first call that needs a token is answered 401 and the refresh grant is refused with
   /// 400 `invalid_grant`, so the client's session ends.

@@ -9,7 +9,8 @@ protocol Command: Sendable {
 /// Every command, in the order help lists them.
 enum Commands {
   static let all: [any Command.Type] = [
-    LoginCommand.self, PlacesCommand.self, PlaceCommand.self, WhoamiCommand.self,
+    LoginCommand.self, PlacesCommand.self, PlaceCommand.self, DownloadCommand.self,
+    WatchCommand.self, WhoamiCommand.self,
     LogoutCommand.self, EnvironmentsCommand.self, HelpCommand.self,
   ]
 

@@ -53,12 +53,20 @@ struct CommandContext: Sendable {
 
   /// A connection to the chosen environment, or to the simulator standing in for it.
   ///
-  /// - Parameter restoringSession: Whether to install the environment's saved session; `login`
-  ///   does not, so that a saved session that cannot be read never stands in its way.
-  func connection(restoringSession: Bool = true) throws -> ServerConnection {
+  /// - Parameters:
+  ///   - restoringSession: Whether to install the environment's saved session; `login` does
+  ///     not, so that a saved session that cannot be read never stands in its way.
+  ///   - observers: Observers besides the `--verbose` log, e.g. `watch`'s reconnection notes.
+  ///   - photoBytesPerSecond: The simulated photo's pace (`download --rate`).
+  func connection(
+    restoringSession: Bool = true, observers: [any EventObserver] = [],
+    photoBytesPerSecond: Int? = nil
+  ) throws -> ServerConnection {
     let entry = try environment()
     let store = try sessionStore()
-    let transport: (any HTTPTransport)? = options.scenario.map { SimulatedPlacesAPI(scenario: $0) }
+    let transport: (any HTTPTransport)? = options.scenario.map {
+      SimulatedPlacesAPI(scenario: $0, photoBytesPerSecond: photoBytesPerSecond)
+    }
     if let eventLog {
       let simulation = options.scenario.map { " (simulated, scenario \($0.rawValue))" } ?? ""
       eventLog.receive(
@@ -71,7 +79,8 @@ struct CommandContext: Sendable {
       configuration: ServerConfiguration(
         environment: ServerEnvironment(rawValue: entry.name), baseURL: entry.baseURL,
         timeout: 30),
-      transport: transport, sessionStore: store, observers: eventLog.map { [$0] } ?? [])
+      transport: transport, sessionStore: store,
+      observers: (eventLog.map { [$0] } ?? []) + observers)
     if restoringSession { try connection.restoreSession() }
     return connection
   }

@@ -17,6 +17,18 @@ struct Output: Sendable {
     }
   }
 
+  /// Writes one line of a result that goes on: `human`, or with `--json` `json` as one compact
+  /// JSON object (JSON Lines, so a script can read each line as it comes).
+  func line(human: @autoclosure () -> String, json: @autoclosure () -> Any) {
+    guard isJSON else { return Terminal.writeOutput(human() + "\n") }
+    let value = json()
+    guard JSONSerialization.isValidJSONObject(value),
+      let data = try? JSONSerialization.data(
+        withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])
+    else { return Terminal.writeOutput("null\n") }
+    Terminal.writeOutput(String(decoding: data, as: UTF8.self) + "\n")
+  }
+
   /// Writes a note for people on standard error, e.g. which demo user the simulator used.
   func note(_ text: String) {
     Terminal.writeError(text + "\n")

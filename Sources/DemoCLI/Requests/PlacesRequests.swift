@@ -31,3 +31,32 @@ struct PlaceRequest: RequestDescribing {
   var path: String { "v2/places/\(id)" }
   var authenticationRequirement: AuthenticationRequirement { .accessToken }
 }
+
+/// `GET v2/places/{id}/photo`: the place's photo, downloaded to a file.
+struct PhotoRequest: RequestDescribing {
+  typealias Response = DataResponse
+  var id: Int
+
+  var method: HTTPMethod { .get }
+  var path: String { "v2/places/\(id)/photo" }
+  var authenticationRequirement: AuthenticationRequirement { .accessToken }
+}
+
+/// `GET v2/updates`: the live feed of place updates, as server-sent events.
+struct UpdatesRequest: RequestDescribing {
+  typealias Response = DataResponse
+
+  var method: HTTPMethod { .get }
+  var path: String { "v2/updates" }
+  var authenticationRequirement: AuthenticationRequirement { .accessToken }
+}
+
+/// One event of the live feed: a place and how many visitors it has now.
+struct PlaceUpdate: Codable, Sendable, Hashable {
+  var id: Int
+  var placeId: Int
+  var name: String
+  var city: String?
+  var visitors: Int
+  var at: String?
+}

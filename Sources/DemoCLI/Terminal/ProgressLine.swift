@@ -12,6 +12,8 @@ final class ProgressLine: Sendable {
     var label: String
     var completed = 0
     var total = 0
+    /// Shown instead of the steps when set, e.g. a download's bar.
+    var detail: String?
     var frame = 0
     var isFinished = false
     var timer: (any DispatchSourceTimer)?
@@ -53,6 +55,11 @@ final class ProgressLine: Sendable {
     }
   }
 
+  /// Shows `detail` after the label instead of the steps, e.g. `[####      ] 40% 16 MB of 40 MB`.
+  func update(detail: String) {
+    state.withLock { $0.detail = detail }
+  }
+
   /// Removes the line; later updates draw nothing.
   func finish() {
     guard isEnabled else { return }
@@ -73,7 +80,9 @@ final class ProgressLine: Sendable {
     let text: String? = state.withLock { state in
       guard !state.isFinished else { return nil }
       state.frame += 1
-      let steps = state.total > 0 ? " (\(state.completed)/\(state.total))" : ""
+      let steps =
+        state.detail.map { " " + $0 }
+        ?? (state.total > 0 ? " (\(state.completed)/\(state.total))" : "")
       let seconds = String(format: "%.1f s", Date().timeIntervalSince(started))
       return "\(Self.frames[state.frame % Self.frames.count]) \(state.label)\(steps) \(seconds)"
     }

@@ -77,6 +77,11 @@ final class RunningDemoCLI: Sendable {
     (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
   }
 
+  /// What standard output holds so far.
+  var stdoutSoFar: String {
+    (try? String(contentsOf: stdoutFile, encoding: .utf8)) ?? ""
+  }
+
   /// Sends SIGINT, as Ctrl-C in a terminal does.
   func interrupt() {
     kill(process.processIdentifier, SIGINT)
@@ -89,6 +94,18 @@ final class RunningDemoCLI: Sendable {
     let deadline = Date().addingTimeInterval(limit)
     while Date() < deadline {
       if condition(stderrSoFar) { return true }
+      try await Task.sleep(nanoseconds: 20_000_000)
+    }
+    return false
+  }
+
+  /// Waits until `condition` holds for standard output, for at most `limit` seconds.
+  func waitForStdout(
+    _ limit: TimeInterval = 10, until condition: @Sendable (String) -> Bool
+  ) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(limit)
+    while Date() < deadline {
+      if condition(stdoutSoFar) { return true }
       try await Task.sleep(nanoseconds: 20_000_000)
     }
     return false
