@@ -22,17 +22,31 @@ enum StreamingExchange {
     var hops = 0
     while true {
       let body = StreamBuffer(capacity: bufferCapacity, uploadProgress: uploadProgress)
-      let expired = Locked(false)
+      // The deadline is for the head only: once the head is in, a late timer must not touch the
+      // body, whichever of the two gets to the state first.
+      let phase = Locked(HeadPhase.waiting)
       let timer = DeadlineScheduler.shared.schedule(after: deadline.timeIntervalSinceNow) {
-        expired.withLock { $0 = true }
-        body.cancel()
+        let expires = phase.withLock { phase in
+          guard phase == .waiting else { return false }
+          phase = .expired
+          return true
+        }
+        if expires { body.cancel() }
       }
       body.start(current, on: transport)
-      let head = await body.head()
+      var head = await body.head()
       timer.cancel()
+      let expired = phase.withLock { phase in
+        if phase == .waiting { phase = .arrived }
+        return phase == .expired
+      }
+      if expired, case .success = head {
+        // The timer won by a hair: the head arrived, but the body is already closed.
+        head = .failure(TransportFailure(kind: .cancelled, detail: "the head deadline passed"))
+      }
       switch head {
       case .failure(let failure):
-        if expired.withLock({ $0 }) { return .failure(.deadlinePassed(current)) }
+        if expired { return .failure(.deadlinePassed(current)) }
         if failure.kind == .cancelled { return .failure(.cancelled) }
         return .failure(.transport(failure, current))
       case .success(let head):
@@ -48,5 +62,11 @@ enum StreamingExchange {
         }
       }
     }
+  }
+
+  private enum HeadPhase {
+    case waiting
+    case arrived
+    case expired
   }
 }

@@ -104,13 +104,13 @@ struct StreamingConformanceTests {
 
   @Test(arguments: TransportUnderTest.allCases)
   func theWholeCallDeadlineDoesNotEndALongStream(_ kind: TransportUnderTest) async throws {
-    // A one-second call deadline, a three-second body with a byte every half second.
-    let connection = try streamingConnection(kind, timeout: 1)
+    // A two-second call deadline, a six-second body with a byte every half second.
+    let connection = try streamingConnection(kind, timeout: 2)
     let stream = try await connection.stream(
-      StreamCall(path: "/drip?duration=3&numbytes=6&delay=0"))
+      StreamCall(path: "/drip?duration=6&numbytes=12&delay=0"))
     var count = 0
     for try await chunk in stream.body { count += chunk.count }
-    #expect(count == 6)
+    #expect(count == 12)
   }
 
   @Test(arguments: TransportUnderTest.allCases)
