@@ -174,7 +174,8 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
   // MARK: - TransferReceiver (the transport's thread)
 
   func transferDidReceiveHead(_ head: HTTPResponse) {
-    let waiter = lock.withLock { () -> CheckedContinuation<Result<HTTPResponse, TransportFailure>, Never>? in
+    let waiter = lock.withLock {
+      () -> CheckedContinuation<Result<HTTPResponse, TransportFailure>, Never>? in
       guard end == nil else { return nil }
       self.head = head
       defer { headWaiter = nil }
@@ -201,12 +202,15 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
     waiter?.resume()
     if overflowed {
       let handle = lock.withLock { self.handle }
-      handle?.cancel()
+      // The failure is settled before the transfer is stopped: a stopped transfer reports
+      // `cancelled`, maybe from another thread at once (URLSession does), which must not win.
       transferDidComplete(
         .failure(
           TransportFailure(
             kind: .readerTooSlow,
-            detail: "more than \(overflowLimit) bytes waited for a reader the transport cannot pause")))
+            detail:
+              "more than \(overflowLimit) bytes waited for a reader the transport cannot pause")))
+      handle?.cancel()
     }
     return flow
   }
