@@ -44,7 +44,11 @@ func runDownloadBenchmark() {
   defer { try? FileManager.default.removeItem(at: folder) }
   let rounds = max(
     1, ProcessInfo.processInfo.environment["CONVOY_BENCH_ROUNDS"].flatMap(Int.init) ?? 3)
-  let clients = DownloadClient.available(port: nginx.port)
+  // For profiling one client, e.g. CONVOY_BENCH_ONLY="Convoy on curl".
+  let only = ProcessInfo.processInfo.environment["CONVOY_BENCH_ONLY"]
+  let clients = DownloadClient.available(port: nginx.port).filter {
+    only == nil || $0.name.contains(only!)
+  }
   print(
     "downloads: \(byteCount >> 20) MiB of pseudo-random bytes (checksum \(expected)) from "
       + "\(nginx.version) on 127.0.0.1:\(nginx.port), \(curlDescription()), "
@@ -75,13 +79,14 @@ func runDownloadBenchmark() {
     }
   }
   if let raw = rows.first(where: { $0.client == DownloadClient.rawName }) {
-    print("\nagainst \(raw.client) (throughput to the last byte ×, to the complete file ×):")
-    for row in rows where row.client != raw.client {
+    print("\nagainst \(raw.client) (throughput to the last byte ×, to the complete file ×, CPU ×):")
+    for row in rows where row.client != raw.client && row.median.ok {
       print(
         "  \(row.client): "
           + String(
-            format: "%.2f×, %.2f×", raw.median.receiveSeconds / row.median.receiveSeconds,
-            raw.median.totalSeconds / row.median.totalSeconds))
+            format: "%.2f×, %.2f×, %.2f×", raw.median.receiveSeconds / row.median.receiveSeconds,
+            raw.median.totalSeconds / row.median.totalSeconds,
+            row.median.cpuSeconds / raw.median.cpuSeconds))
     }
   }
   print("load after: \(loadAverageText())")
@@ -202,11 +207,13 @@ private struct DownloadRow {
       $0.ok ? String(format: "%.0f", megabytes / $0.totalSeconds) : "failed"
     }
     let identical = measurements.filter { $0.ok && $0.isIdentical }.count
-    return client.padded(22)
-      + String(format: "%.0f", megabytes / median.receiveSeconds).padded(19)
-      + String(format: "%.0f", megabytes / median.totalSeconds).padded(15)
-      + String(format: "%.2f", median.cpuSeconds).padded(8)
-      + perRound.joined(separator: " ").padded(30)
+    let rates =
+      median.ok
+      ? String(format: "%.0f", megabytes / median.receiveSeconds).padded(19)
+        + String(format: "%.0f", megabytes / median.totalSeconds).padded(15)
+        + String(format: "%.2f", median.cpuSeconds).padded(8)
+      : "-".padded(19) + "-".padded(15) + "-".padded(8)
+    return client.padded(22) + rates + perRound.joined(separator: " ").padded(30)
       + "\(identical) of \(measurements.count) byte-identical"
   }
 }

@@ -110,6 +110,9 @@ private func report(
       if let file = fields["file"] { try? FileManager.default.removeItem(atPath: file) }
     case .stream:
       verdict += bytes == expected.byteCount ? ", every byte read" : ", BYTES MISSING"
+      if let pieces = Int(fields["pieces"] ?? ""), pieces > 0 {
+        verdict += ", \(pieces) pieces of \(bytes / pieces / 1_024) KiB on average"
+      }
     case .slowReader, .idle:
       break
     }
@@ -148,6 +151,7 @@ func runMemoryCase(_ arguments: [String]) {
   let request = StaticPath(path: LocalNginx.largeFilePath)
   let destination = URL(fileURLWithPath: arguments[3])
     .appendingPathComponent("\(memoryCase.rawValue)-\(arguments[1]).bin")
+  let pieces = PieceCounter()
   let startKilobytes = residentKilobytes()
   let started = Date()
   let outcome: (bytes: Int64, error: String?) = runBlocking {
@@ -162,6 +166,7 @@ func runMemoryCase(_ arguments: [String]) {
         var count: Int64 = 0
         for try await chunk in try await connection.stream(request).body {
           count += Int64(chunk.count)
+          pieces.add()
         }
         return (count, nil)
       case .slowReader:
@@ -186,6 +191,16 @@ func runMemoryCase(_ arguments: [String]) {
     "case=\(memoryCase.rawValue) bytes=\(outcome.bytes) seconds=\(seconds) "
     + "start_kib=\(startKilobytes) peak_kib=\(peakResidentKilobytes())"
   if memoryCase == .download { line += " file=\(destination.path)" }
+  if memoryCase == .stream { line += " pieces=\(pieces.count)" }
   if let error = outcome.error { line += " error=\(error)" }
   print(line)
+}
+
+/// Counts the pieces a stream handed over, from the reading task.
+private final class PieceCounter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = 0
+
+  func add() { lock.withLock { value += 1 } }
+  var count: Int { lock.withLock { value } }
 }
