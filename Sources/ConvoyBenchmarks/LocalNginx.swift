@@ -4,8 +4,8 @@ import Foundation
   import Glibc
 #endif
 
-/// An nginx on a free loopback port, serving two static JSON files with keep-alive, for the
-/// transport benchmark. It runs in the foreground as a child process and is stopped by `stop()`.
+/// An nginx on a free loopback port, serving two static JSON files with keep-alive (and, for the
+/// transfer benchmarks, one large file with `sendfile`). It runs in the foreground as a child process and is stopped by `stop()`.
 final class LocalNginx {
   /// Where Debian's `nginx-light` (`apt-get install nginx-light`) puts the binary.
   static let candidates = ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"]
@@ -30,8 +30,17 @@ final class LocalNginx {
     candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 
+  /// The path the large file is served at, when one was given to ``start(binary:largeFile:)``.
+  static let largeFilePath = "/large.bin"
+
   /// Starts nginx and waits (at most 5 s) until it accepts connections.
-  static func start(binary: String) throws -> LocalNginx {
+  ///
+  /// - Parameters:
+  ///   - largeFile: Served (through a symbolic link, never copied) at ``largeFilePath``.
+  ///   - extraFiles: More files to serve, by name (`.sse` files as `text/event-stream`).
+  static func start(
+    binary: String, largeFile: URL? = nil, extraFiles: [String: Data] = [:]
+  ) throws -> LocalNginx {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("convoy-nginx-\(UUID().uuidString)")
     let root = directory.appendingPathComponent("www")
@@ -39,9 +48,16 @@ final class LocalNginx {
     for (name, size) in files {
       try jsonDocument(bytes: size).write(to: root.appendingPathComponent(name))
     }
+    for (name, contents) in extraFiles { try contents.write(to: root.appendingPathComponent(name)) }
+    if let largeFile {
+      try FileManager.default.createSymbolicLink(
+        at: root.appendingPathComponent(String(largeFilePath.dropFirst())),
+        withDestinationURL: largeFile)
+    }
     let port = try freeLoopbackPort()
     let configuration = directory.appendingPathComponent("nginx.conf")
-    try Data(config(directory: directory.path, port: port).utf8).write(to: configuration)
+    try Data(config(directory: directory.path, port: port, sendfile: largeFile != nil).utf8).write(
+      to: configuration)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = ["-p", directory.path, "-c", configuration.path, "-e", "stderr"]
@@ -70,8 +86,9 @@ final class LocalNginx {
     try? FileManager.default.removeItem(at: directory)
   }
 
-  /// One process, no daemon, nothing logged, keep-alive without a request limit.
-  private static func config(directory: String, port: Int) -> String {
+  /// One process, no daemon, nothing logged, keep-alive without a request limit; `sendfile` for
+  /// large files, so the server spends as little as it can of the CPUs it shares with the client.
+  private static func config(directory: String, port: Int, sendfile: Bool) -> String {
     """
     daemon off;
     master_process off;
@@ -83,6 +100,7 @@ final class LocalNginx {
       access_log off;
       open_file_cache max=16;
       tcp_nodelay on;
+      sendfile \(sendfile ? "on" : "off");
       keepalive_requests 1000000;
       keepalive_timeout 60s;
       client_body_temp_path \(directory)/body;
@@ -90,7 +108,7 @@ final class LocalNginx {
       fastcgi_temp_path \(directory)/fastcgi;
       uwsgi_temp_path \(directory)/uwsgi;
       scgi_temp_path \(directory)/scgi;
-      types { application/json json; }
+      types { application/json json; text/event-stream sse; }
       server {
         listen 127.0.0.1:\(port);
         root \(directory)/www;

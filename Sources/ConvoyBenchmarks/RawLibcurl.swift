@@ -57,6 +57,72 @@
     }
   }
 
+  /// A download as a C program would write it: one easy handle on a multi handle driven from the
+  /// calling thread, libcurl's default options (16 KiB receive buffer), each piece libcurl hands
+  /// over written straight to the file with `write(2)`, `fsync` at the end.
+  struct RawLibcurlDownload: Sendable {
+    private let library: CurlLibrary
+
+    init?() {
+      guard case .success(let library) = CurlLibrary.shared else { return nil }
+      self.library = library
+    }
+
+    /// Downloads `url` into a new file at `path`, flushed to disk when `sync` is set.
+    ///
+    /// - Returns: The bytes written and when the last one was (before `fsync`), or `nil` on any
+    ///   failure.
+    func run(url: URL, to path: String, sync: Bool = true) -> (bytes: Int, lastByte: Date)? {
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+      guard descriptor >= 0 else { return nil }
+      defer { close(descriptor) }
+      guard let multi = library.multiInit() else { return nil }
+      defer { _ = library.multiCleanup(multi) }
+      guard let easy = library.easyInit() else { return nil }
+      defer { library.easyCleanup(easy) }
+      let sink = UnsafeMutablePointer<FileSink>.allocate(capacity: 1)
+      sink.initialize(to: FileSink(descriptor: descriptor, bytes: 0, failed: false))
+      defer { sink.deallocate() }
+      url.absoluteString.withCString { _ = library.easySetPointer(easy, CurlConstant.url, $0) }
+      _ = library.easySetLong(easy, CurlConstant.noSignal, 1)
+      _ = library.easySetCallback(easy, CurlConstant.writeFunction, writeToFile)
+      _ = library.easySetPointer(easy, CurlConstant.writeData, sink)
+      _ = library.easySetCallback(easy, CurlConstant.headerFunction, ignoreBytes)
+      _ = library.multiAddHandle(multi, easy)
+      var running: Int32 = 1
+      var remaining: Int32 = 0
+      var code: Int32 = -1
+      while running > 0 {
+        _ = library.multiPerform(multi, &running)
+        while let message = library.multiInfoRead(multi, &remaining) {
+          guard message.load(as: Int32.self) == CurlConstant.messageDone else { continue }
+          code = message.load(fromByteOffset: 16, as: Int32.self)
+        }
+        if running > 0 { _ = library.multiPoll(multi, nil, 0, 1_000, nil) }
+      }
+      let lastByte = Date()
+      _ = library.multiRemoveHandle(multi, easy)
+      guard code == 0, !sink.pointee.failed, !sync || fsync(descriptor) == 0 else { return nil }
+      return (sink.pointee.bytes, lastByte)
+    }
+  }
+
+  private struct FileSink {
+    var descriptor: Int32
+    var bytes: Int
+    var failed: Bool
+  }
+
+  private let writeToFile: CurlLibrary.DataCallback = { pointer, size, count, userdata in
+    let sink = userdata!.assumingMemoryBound(to: FileSink.self)
+    guard let pointer, writeAll(sink.pointee.descriptor, pointer, size * count) else {
+      sink.pointee.failed = true
+      return 0
+    }
+    sink.pointee.bytes += size * count
+    return size * count
+  }
+
   private let countBytes: CurlLibrary.DataCallback = { _, size, count, counter in
     counter?.assumingMemoryBound(to: Int.self).pointee += size * count
     return size * count

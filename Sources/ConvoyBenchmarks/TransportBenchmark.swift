@@ -239,7 +239,7 @@ private func printRatios(_ rows: [TransportRow], against baseline: TransportClie
   }
 }
 
-private func processCPUTime() -> Double {
+func processCPUTime() -> Double {
   var usage = rusage()
   getrusage(RUSAGE_SELF.rawValue, &usage)
   func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }

@@ -1,14 +1,23 @@
 import Foundation
 
-// `convoy-benchmarks [orchestration|transports|all]`: each suite prints its own table.
+// `convoy-benchmarks [orchestration|transports|downloads|memory|sse|all]`: each suite prints its
+// own table. `all` runs the request suites only: the transfer suites move gigabytes.
 let suites: [String: () -> Void] = [
   "orchestration": runOrchestrationBenchmark,
   "transports": runTransportBenchmark,
+  "downloads": runDownloadBenchmark,
+  "memory": runMemoryBenchmark,
+  "sse": runEventStreamBenchmark,
 ]
+let suitesInAll = ["orchestration", "transports"]
 
-let requested = CommandLine.arguments.dropFirst().first ?? "all"
+let arguments = Array(CommandLine.arguments.dropFirst())
+let requested = arguments.first ?? "all"
 if requested == "all" {
-  for name in suites.keys.sorted() { suites[name]!() }
+  for name in suitesInAll { suites[name]!() }
+} else if requested == "memory-case" {
+  // A child of `memory`: one case in a fresh process, since peak RSS is per process.
+  runMemoryCase(Array(arguments.dropFirst()))
 } else if let suite = suites[requested] {
   suite()
 } else {

@@ -202,13 +202,15 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
     waiter?.resume()
     if overflowed {
       let handle = lock.withLock { self.handle }
-      handle?.cancel()
+      // The failure is settled before the transfer is stopped: a stopped transfer reports
+      // `cancelled`, maybe from another thread at once (URLSession does), which must not win.
       transferDidComplete(
         .failure(
           TransportFailure(
             kind: .readerTooSlow,
             detail:
               "more than \(overflowLimit) bytes waited for a reader the transport cannot pause")))
+      handle?.cancel()
     }
     return flow
   }

@@ -56,6 +56,36 @@ import Testing
     #expect(failure?.kind == .readerTooSlow)
   }
 
+  @Test func aReaderTooSlowIsReportedAsSuchWhenStoppingTheTransferReportsCancelledAtOnce()
+    async throws
+  {
+    let handle = RecordingHandle()
+    let buffer = StreamBuffer(capacity: 1024)
+    // The worst case of URLSession's race: the cancellation arrives inside `cancel()` itself.
+    handle.onCancel = { [weak buffer] in
+      buffer?.transferDidComplete(
+        .failure(TransportFailure(kind: .cancelled, detail: "cancelled by the caller")))
+    }
+    buffer.start(
+      TransportRequest(urlRequest: URLRequest(url: URL(string: "http://127.0.0.1/")!)),
+      on: HandingOutTransport(handle: handle))
+    let piece = Data(repeating: 3, count: 64 << 10)
+    var offered = 0
+    while offered < 128, handle.cancels == 0 {
+      _ = buffer.transferDidReceiveBody(piece)
+      offered += 1
+    }
+    var failure: TransportFailure?
+    var bytesRead = 0
+    do {
+      while let chunk = try await buffer.nextChunk() { bytesRead += chunk.count }
+    } catch {
+      failure = error
+    }
+    #expect(failure?.kind == .readerTooSlow)
+    #expect(bytesRead == 64 * piece.count, "the bytes that fitted are still handed over")
+  }
+
   @Test func aFailureAfterSomeBytesStillHandsOverThoseBytes() async throws {
     let buffer = StreamBuffer(capacity: 1024)
     #expect(buffer.transferDidReceiveBody(Data([1, 2, 3])) == .proceed)
@@ -71,12 +101,25 @@ private final class RecordingHandle: StreamingTransferHandle, @unchecked Sendabl
   private let lock = NSLock()
   private var resumeCount = 0
   private var cancelCount = 0
+  private var cancelAction: (@Sendable () -> Void)?
+
+  /// Runs inside ``cancel()``, as a transport that reports its cancellation at once would.
+  var onCancel: (@Sendable () -> Void)? {
+    get { lock.withLock { cancelAction } }
+    set { lock.withLock { cancelAction = newValue } }
+  }
 
   var resumes: Int { lock.withLock { resumeCount } }
   var cancels: Int { lock.withLock { cancelCount } }
 
   func resumeReceiving() { lock.withLock { resumeCount += 1 } }
-  func cancel() { lock.withLock { cancelCount += 1 } }
+  func cancel() {
+    let action = lock.withLock {
+      cancelCount += 1
+      return cancelAction
+    }
+    action?()
+  }
 }
 
 /// A transport that only hands out the given handle, so a test can play the transport's part.
