@@ -77,10 +77,11 @@ public final class ServerConnection: Sendable {
     self.authentication = SessionController(
       configuration: configuration.authentication, store: sessionStore)
     // The renewal pipeline has no session of its own, so renewing can never recurse, and it
-    // holds no reference back to the controller, so there is no cycle.
+    // holds no reference back to the controller, so there is no cycle. It reports to the same
+    // observers: a renewal is a call like any other, logged and counted, redacted the same way.
     let renewal = CallPipeline(
       configuration: configuration, transport: self.transport, decoder: decoder,
-      adapters: adapters, decisions: decisions, authentication: nil)
+      adapters: adapters, decisions: decisions, authentication: nil, observers: observers)
     authentication.setRenewal { session in
       try await Self.renew(session, through: renewal)
     }

@@ -22,6 +22,8 @@ final class TokenServer: @unchecked Sendable {
   private var _refreshBodies: [String] = []
   var refreshBehaviour = RefreshBehaviour.issue
   var alwaysRejectTokens = false
+  /// The `expires_in` of every token a refresh issues.
+  var issuedLifetime: TimeInterval = 3_600
 
   var refreshCalls: Int { lock.withLock { _refreshCalls } }
   var refreshBodies: [String] { lock.withLock { _refreshBodies } }
@@ -32,12 +34,13 @@ final class TokenServer: @unchecked Sendable {
   func connection(
     token: String = "token-1", expiresIn: TimeInterval = 3_600,
     authentication: AuthenticationConfiguration = AuthenticationConfiguration(),
-    baseURL: String = "https://api.example.com/"
+    baseURL: String = "https://api.example.com/",
+    observers: [any EventObserver] = []
   ) throws -> ServerConnection {
     let connection = ServerConnection(
       configuration: ServerConfiguration(
         environment: .staging, baseURL: URL(string: baseURL)!, authentication: authentication),
-      transport: transport)
+      transport: transport, observers: observers)
     try connection.login(session: Self.session(token: token, expiresIn: expiresIn))
     return connection
   }
@@ -62,16 +65,16 @@ final class TokenServer: @unchecked Sendable {
   }
 
   private func refresh(_ request: TransportRequest) -> StubTransport.Answer {
-    let (behaviour, token): (RefreshBehaviour, String) = lock.withLock {
+    let (behaviour, token, lifetime): (RefreshBehaviour, String, TimeInterval) = lock.withLock {
       _refreshCalls += 1
       _refreshBodies.append(String(decoding: request.urlRequest.httpBody ?? Data(), as: UTF8.self))
-      if case .refuse = refreshBehaviour { return (refreshBehaviour, "") }
-      if case .fail = refreshBehaviour { return (refreshBehaviour, "") }
+      if case .refuse = refreshBehaviour { return (refreshBehaviour, "", 0) }
+      if case .fail = refreshBehaviour { return (refreshBehaviour, "", 0) }
       generation += 1
-      return (refreshBehaviour, "token-\(generation)")
+      return (refreshBehaviour, "token-\(generation)", issuedLifetime)
     }
     let issued = StubTransport.Answer.json([
-      "access_token": token, "token_type": "bearer", "expires_in": 3_600,
+      "access_token": token, "token_type": "bearer", "expires_in": lifetime,
     ])
     switch behaviour {
     case .issue: return issued
