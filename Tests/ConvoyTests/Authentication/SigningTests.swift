@@ -79,6 +79,24 @@ import Testing
     #expect(server.transport.requests.isEmpty)
   }
 
+  @Test func neverSendsATokenToAnotherPortOfTheSameHost() async throws {
+    struct OtherPort: RequestDescribing {
+      typealias Response = DataResponse
+      var method: HTTPMethod { .get }
+      var path: String { "http://127.0.0.1:9090/me" }
+      var authenticationRequirement: AuthenticationRequirement { .accessToken }
+    }
+    let server = TokenServer()
+    let connection = try server.connection(baseURL: "http://127.0.0.1:8080/")
+    await #expect {
+      try await connection.execute(OtherPort())
+    } throws: { error in
+      if case .insecureDestination = error as? ServerConnectionError { return true }
+      return false
+    }
+    #expect(server.transport.requests.isEmpty)
+  }
+
   @Test func secretsStayOutOfDescriptionsAndDumps() {
     let session = TokenServer.session(token: "eyJ.top-secret")
     var dumped = ""
