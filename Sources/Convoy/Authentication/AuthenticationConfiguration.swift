@@ -41,11 +41,13 @@ public struct AuthenticationConfiguration: Sendable, Hashable {
   public var clientAuthentication: ClientAuthentication
   /// Extra form parameters for every grant, e.g. `["scope": "places:read"]`.
   public var additionalGrantParameters: [String: String]
-  /// A token expiring within this many seconds is renewed before the request is sent.
+  /// A token expiring within this many seconds is renewed before the request is sent; never
+  /// more than half the token's lifetime (``AccessToken/maximumMarginShare``).
   public var refreshMargin: TimeInterval
   /// Answers that trigger a renewal and one replay.
   public var invalidTokenSignals: [InvalidTokenSignal]
-  /// More renewals than this within ``refreshWindow`` are reported as a server fault.
+  /// More renewals than this within ``refreshWindow`` of tokens that were not yet due (the
+  /// server rejecting fresh tokens) are reported as a server fault.
   public var maximumRefreshesPerWindow: Int
   /// The window for ``maximumRefreshesPerWindow``, in seconds.
   public var refreshWindow: TimeInterval

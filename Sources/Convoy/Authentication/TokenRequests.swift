@@ -82,12 +82,13 @@ public struct AccessTokenRequest: RequestDescribing {
       let decoder = JSONDecoder()
       decoder.keyDecodingStrategy = .convertFromSnakeCase
       let payload = try decoder.decode(Payload.self, from: data)
+      let issued = Date()
       accessToken = AccessToken(
         value: payload.accessToken,
         // RFC 6750 §2.1: the scheme is "Bearer" whatever case the server used for token_type.
         type: payload.tokenType.map { $0.lowercased() == "bearer" ? "Bearer" : $0 } ?? "Bearer",
-        expiresAt: payload.expiresIn.map { Date().addingTimeInterval($0) },
-        refreshToken: payload.refreshToken)
+        expiresAt: payload.expiresIn.map { issued.addingTimeInterval($0) },
+        refreshToken: payload.refreshToken, issuedAt: issued)
     }
   }
 
