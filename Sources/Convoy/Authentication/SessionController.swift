@@ -272,6 +272,9 @@ final class SessionController: Sendable {
   /// and friends come back as 400 or 401), rather than a passing fault.
   static func isRefusal(_ error: any Error) -> Bool {
     if let refusal = error as? Refusal { return refusal == .expired }
+    if let error = error as? AuthorizationError {
+      return [400, 401].contains(error.statusCode ?? 0)
+    }
     guard let error = error as? ServerConnectionError else { return false }
     switch error {
     case .httpError, .descriptiveServerError: return [400, 401].contains(error.statusCode ?? 0)

@@ -111,6 +111,8 @@ public struct AccessTokenRequest: RequestDescribing {
   public var method: HTTPMethod { .post }
   /// The configured token path.
   public var path: String { configuration.tokenPath }
+  /// ``AuthorizationErrorDecoding/chain``: a refusal is an ``AuthorizationError``.
+  public var decisions: [any ResponseDecision]? { AuthorizationErrorDecoding.chain }
 
   /// HTTP Basic client authentication when configured so.
   public var headers: HTTPHeaders {

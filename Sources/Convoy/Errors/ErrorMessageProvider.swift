@@ -58,11 +58,11 @@ public struct ErrorMessageProvider: Sendable {
   /// The family `error` belongs to.
   public static func category(of error: any Error) -> ErrorCategory {
     switch error {
+    case let error as any CategorizedError: error.category
     case let error as ServerConnectionError: category(of: error)
     case let error as URLError: category(of: TransportFailure(error).kind)
     case is DecodingError: .unreadableResponse
     case is EncodingError: .invalidRequest
-    case is SessionStoreError: .savedLoginUnreadable
     default: .unknown
     }
   }
@@ -133,6 +133,13 @@ public struct ErrorMessageProvider: Sendable {
       title: "Please log in", text: "You need to log in to do that."),
     .sessionExpired: ErrorMessage(
       title: "Session expired", text: "Your session has expired. Please log in again."),
+    .wrongCredentials: ErrorMessage(
+      title: "Couldn't log in",
+      text: "The email or password isn't right. Check them and try again."),
+    .appMisconfigured: ErrorMessage(
+      title: "App not set up",
+      text: "This app isn't set up correctly to log in to this server. Please update the app "
+        + "or contact support."),
     .savedLoginUnreadable: ErrorMessage(
       title: "Please log in again",
       text: "Your saved login couldn't be read. Please log in again."),
