@@ -119,3 +119,5 @@ public struct AuthorizationErrorDecoding: ResponseDecision {
     Retry(), AuthorizationErrorDecoding(), StatusValidation(), ResponseDecoding(),
   ]
 }
+
+extension AuthorizationError: StatusCarryingError {}

@@ -22,6 +22,8 @@ public final class ServerConnection: Sendable {
   public let observers: [any EventObserver]
   /// The session and its renewal.
   let authentication: SessionController
+  /// The configured OAuth2 client and its server's endpoints.
+  let authorizationServer: AuthorizationServer
   /// How many requests this connection sends at once, across all jobs; more wait their turn.
   public var networkConcurrencyLimit: Int { jobQueues.networkLimit }
   /// The queues jobs run on.
@@ -82,8 +84,10 @@ public final class ServerConnection: Sendable {
     let renewal = CallPipeline(
       configuration: configuration, transport: self.transport, decoder: decoder,
       adapters: adapters, decisions: decisions, authentication: nil, observers: observers)
+    let authorizationServer = AuthorizationServer(client: configuration.authentication.client)
+    self.authorizationServer = authorizationServer
     authentication.setRenewal { session in
-      try await Self.renew(session, through: renewal)
+      try await authorizationServer.renew(session, through: renewal)
     }
     authentication.setProblemReporter { [observers] problem in
       EventEmitter.notice(to: observers, problem)

@@ -13,7 +13,7 @@ enum LogoutCommand: Command {
     let environment = try context.environment()
     let store = try context.sessionStore()
     let wasLoggedIn = FileManager.default.fileExists(atPath: store.fileURL.path)
-    try context.connection(restoringSession: false).logout()
+    try await context.connection(restoringSession: false).logout()
     context.output.result(
       human: wasLoggedIn
         ? "Logged out of \(environment.name); removed \(store.fileURL.path)."

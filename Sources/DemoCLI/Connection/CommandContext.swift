@@ -70,7 +70,7 @@ struct CommandContext: Sendable {
     let connection = ServerConnection(
       configuration: ServerConfiguration(
         environment: ServerEnvironment(rawValue: entry.name), baseURL: entry.baseURL,
-        timeout: 30),
+        timeout: 30, authentication: SimulatedPlacesAPI.authentication),
       transport: transport, sessionStore: store, observers: eventLog.map { [$0] } ?? [])
     if restoringSession { try connection.restoreSession() }
     return connection

@@ -1,6 +1,7 @@
 import Convoy
+import ConvoyTesting
 
-/// Runs Convoy's `LoginJob` through the runner, so Ctrl-C cancels it through its `JobToken`, and
+/// Runs the demo API's `LoginJob` through the runner, so Ctrl-C cancels it through its `JobToken`, and
 /// shows the job's progress on the progress line.
 enum LoginFlow {
   static func logIn(
@@ -9,7 +10,7 @@ enum LoginFlow {
   ) async throws -> Session {
     try await runner.run { queue, done in
       connection.run(
-        LoginJob(email: email, password: password), completionQueue: queue,
+        SimulatedPlacesAPI.LoginJob(email: email, password: password), completionQueue: queue,
         progress: { progress.update(completed: $0.completedUnitCount, total: $0.totalUnitCount) },
         completion: done)
     }

@@ -43,7 +43,10 @@ import Testing
     let server = TokenServer()
     let connection = try server.connection(
       token: "token-0",
-      authentication: AuthenticationConfiguration(clientAuthentication: .basicHeader),
+      authentication: AuthenticationConfiguration(
+        client: OAuthClient(
+          id: "app", secret: "client-s3cret", authenticationMethod: .clientSecretBasic,
+          endpoints: OAuthEndpoints(token: "oauth/token"))),
       observers: [observer])
     _ = try await connection.execute(Me())
     #expect(!Self.tokenEndpointEvents(events.current).isEmpty)

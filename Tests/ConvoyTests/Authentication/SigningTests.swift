@@ -32,7 +32,7 @@ import Testing
   @Test func withoutASessionFailsAtOnceWithoutSending() async throws {
     let server = TokenServer()
     let connection = try server.connection()
-    try connection.logout()
+    try await connection.logout()
     await #expect {
       try await connection.execute(Me())
     } throws: { error in

@@ -16,8 +16,9 @@ import Testing
       _ = try await connection.execute(
         AccessTokenRequest(
           grant: .password(username: "ada", password: "pw"),
-          clientSecret: ClientSecret(id: "app", secret: "wrong"),
-          configuration: connection.configuration.authentication))
+          client: OAuthClient(
+            id: "app", secret: "wrong", endpoints: OAuthEndpoints(token: "oauth/token")),
+          endpoint: "oauth/token"))
       return nil
     } catch {
       return error

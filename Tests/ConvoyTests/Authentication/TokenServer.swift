@@ -37,6 +37,8 @@ final class TokenServer: @unchecked Sendable {
     baseURL: String = "https://api.example.com/",
     observers: [any EventObserver] = []
   ) throws -> ServerConnection {
+    var authentication = authentication
+    authentication.client = authentication.client ?? Self.client
     let connection = ServerConnection(
       configuration: ServerConfiguration(
         environment: .staging, baseURL: URL(string: baseURL)!, authentication: authentication),
@@ -45,9 +47,13 @@ final class TokenServer: @unchecked Sendable {
     return connection
   }
 
+  /// The app's client: credentials in the form body, the token endpoint on the API's host.
+  static let client = OAuthClient(
+    id: "app", secret: "client-s3cret", authenticationMethod: .clientSecretPost,
+    endpoints: OAuthEndpoints(token: "oauth/token"))
+
   static func session(token: String, expiresIn: TimeInterval = 3_600) -> Session {
     Session(
-      clientSecret: ClientSecret(id: "app", secret: "client-s3cret"),
       accessToken: AccessToken(
         value: token, expiresAt: Date().addingTimeInterval(expiresIn), refreshToken: "refresh-r1"))
   }

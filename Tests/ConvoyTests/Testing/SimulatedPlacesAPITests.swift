@@ -57,7 +57,8 @@ import Testing
       _ = try await connection.execute(
         AccessTokenRequest(
           grant: .password(username: "demo@convoy.example", password: "guess"),
-          clientSecret: SimulatedPlacesAPI.client, configuration: authentication))
+          client: try #require(authentication.client).presenting(SimulatedPlacesAPI.client),
+          endpoint: "oauth/token"))
     }
     #expect(grantError?.statusCode == 400)
     #expect(grantError?.code == .invalidGrant)
@@ -67,7 +68,11 @@ import Testing
   @Test func clientCredentialsMayComeAsHTTPBasic() async throws {
     let api = SimulatedPlacesAPI()
     let connection = simulatedConnection(
-      api, authentication: AuthenticationConfiguration(clientAuthentication: .basicHeader))
+      api,
+      authentication: AuthenticationConfiguration(
+        client: OAuthClient(
+          id: SimulatedPlacesAPI.client.id, authenticationMethod: .clientSecretBasic,
+          endpoints: OAuthEndpoints(token: "oauth/token"))))
     try await simulatedLogIn(connection)
     #expect(api.requests[1].formBody["client_id"] == nil)
     #expect(try await connection.execute(SimulatedPlacesRequest()).value.count == 8)
