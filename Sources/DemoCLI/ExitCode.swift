@@ -47,7 +47,7 @@ enum ExitCode: Int32, Sendable, CaseIterable {
     switch category {
     case .offline, .serverUnreachable, .insecureConnection, .serverFailure, .notAvailableOffline:
       self = .unavailable
-    case .timedOut, .rateLimited: self = .temporary
+    case .timedOut, .rateLimited, .loginIncomplete: self = .temporary
     case .notLoggedIn, .sessionExpired, .savedLoginUnreadable, .forbidden, .wrongCredentials:
       self = .notPermitted
     case .appMisconfigured: self = .configuration

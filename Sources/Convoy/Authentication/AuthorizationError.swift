@@ -80,7 +80,7 @@ public struct AuthorizationError: CategorizedError, Sendable, Hashable, CustomSt
       .invalidRequest, .unsupportedTokenType:
       .appMisconfigured
     case .accessDenied: .forbidden
-    case .expiredToken: .sessionExpired
+    case .expiredToken: .loginIncomplete
     case .serverError, .temporarilyUnavailable: .serverFailure
     default: statusCode.map(ErrorMessageProvider.category(ofStatus:)) ?? .unknown
     }

@@ -1,8 +1,8 @@
 import Foundation
 
 extension ServerConnection {
-  /// Runs a login job (``PasswordLogin``, ``ClientCredentialsLogin`` or one of your own) and
-  /// installs the session it
+  /// Runs a login job (``PasswordLogin``, ``ClientCredentialsLogin``,
+  /// ``AuthorizationCodeLogin`` or one of your own) and installs the session it
   /// yields; cancelling the task cancels the job.
   ///
   /// - Returns: The new session, already installed and saved in the session store.

@@ -140,6 +140,9 @@ public struct ErrorMessageProvider: Sendable {
       title: "App not set up",
       text: "This app isn't set up correctly to log in to this server. Please update the app "
         + "or contact support."),
+    .loginIncomplete: ErrorMessage(
+      title: "Login not completed",
+      text: "The login wasn't completed in time. Please start it again."),
     .savedLoginUnreadable: ErrorMessage(
       title: "Please log in again",
       text: "Your saved login couldn't be read. Please log in again."),

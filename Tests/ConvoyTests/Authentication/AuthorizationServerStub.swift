@@ -26,6 +26,16 @@ final class AuthorizationServerStub: @unchecked Sendable {
   var revocationAnswer: StubAnswer?
   var accessLifetime: TimeInterval = 3_600
   var issuesRefreshTokens = true
+  private var codes: [String: (challenge: String, redirectURI: String)] = [:]
+
+  /// Issues a code as the authorization endpoint would after the person approved.
+  func approve(challenge: String, redirectURI: String) -> String {
+    lock.withLock {
+      issued += 1
+      codes["code-\(issued)"] = (challenge, redirectURI)
+      return "code-\(issued)"
+    }
+  }
 
   lazy var transport = StubTransport { [unowned self] request in self.answer(StubRequest(request)) }
 
@@ -93,6 +103,13 @@ final class AuthorizationServerStub: @unchecked Sendable {
       return issue(refresh: issuesRefreshTokens)
     case "client_credentials":
       return issue(refresh: false)
+    case "authorization_code":
+      let grant = lock.withLock { codes.removeValue(forKey: form["code"] ?? "") }
+      let verifier = form["code_verifier"] ?? ""
+      guard let grant, grant.redirectURI == form["redirect_uri"],
+        PKCE(verifier: verifier).challenge == grant.challenge
+      else { return .json(["error": "invalid_grant"], status: 400) }
+      return issue(refresh: true)
     case "refresh_token":
       let presented = form["refresh_token"] ?? ""
       let known = lock.withLock { validRefresh.remove(presented) != nil }
