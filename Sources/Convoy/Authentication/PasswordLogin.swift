@@ -2,7 +2,7 @@
 /// password credentials grant (RFC 6749 §4.3) with the configured ``OAuthClient``.
 ///
 /// **Legacy**: RFC 9700 §2.4 says not to use this grant, since the app sees the password. Use
-/// ``AuthorizationCodeLogin`` in apps and tools, or the device grant; this one is kept
+/// ``AuthorizationCodeLogin`` in apps and tools, or ``DeviceLogin``; this one is kept
 /// for servers and tests that still need it.
 ///
 /// ```swift

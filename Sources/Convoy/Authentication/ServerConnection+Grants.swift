@@ -2,7 +2,7 @@ import Foundation
 
 extension ServerConnection {
   /// Runs a login job (``PasswordLogin``, ``ClientCredentialsLogin``,
-  /// ``AuthorizationCodeLogin`` or one of your own) and installs the session it
+  /// ``AuthorizationCodeLogin``, ``DeviceLogin`` or one of your own) and installs the session it
   /// yields; cancelling the task cancels the job.
   ///
   /// - Returns: The new session, already installed and saved in the session store.

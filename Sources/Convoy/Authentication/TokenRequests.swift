@@ -7,8 +7,8 @@ import Foundation
 /// A grant at the token endpoint (RFC 6749 §4 and §6, RFC 8628 §3.4), form-encoded, with the
 /// client authenticated as it is configured (§2.3.1).
 ///
-/// The grants of ``PasswordLogin`` and ``ClientCredentialsLogin`` and every renewal are made of
-/// it; a custom login can use it too.
+/// The grants of ``PasswordLogin``, ``ClientCredentialsLogin``, ``AuthorizationCodeLogin`` and
+/// ``DeviceLogin`` and every renewal are made of it; a custom login can use it too.
 public struct AccessTokenRequest: RequestDescribing {
   /// Which grant is asked for.
   public enum Grant: Sendable, Hashable {

@@ -27,6 +27,13 @@ final class AuthorizationServerStub: @unchecked Sendable {
   var accessLifetime: TimeInterval = 3_600
   var issuesRefreshTokens = true
   private var codes: [String: (challenge: String, redirectURI: String)] = [:]
+  /// What successive device polls answer: `authorization_pending`, `slow_down`,
+  /// `access_denied`, `expired_token` or `approve`; pending once it runs out.
+  var devicePolls: [String] = []
+  var deviceInterval: Double = 0
+  var deviceExpiresIn: Double = 600
+  private var _pollDates: [Date] = []
+  var pollDates: [Date] { lock.withLock { _pollDates } }
 
   /// Issues a code as the authorization endpoint would after the person approved.
   func approve(challenge: String, redirectURI: String) -> String {
@@ -65,6 +72,16 @@ final class AuthorizationServerStub: @unchecked Sendable {
       return publishesOpenIDMetadata ? metadata() : .status(404)
     case ("id.example.com", "/token"): return token(request)
     case ("id.example.com", "/revoke"): return revoke(request)
+    case ("id.example.com", "/device"):
+      guard clientIsAuthenticated(request) else {
+        return .json(["error": "invalid_client"], status: 401)
+      }
+      return .json([
+        "device_code": "device-secret", "user_code": "WDJB-MJHT",
+        "verification_uri": "https://id.example.com/activate",
+        "verification_uri_complete": "https://id.example.com/activate?user_code=WDJB-MJHT",
+        "expires_in": deviceExpiresIn, "interval": deviceInterval,
+      ])
     case ("api.example.com", "/me"):
       let token = request.header("Authorization")?.replacingOccurrences(of: "Bearer ", with: "")
       let valid = lock.withLock { token.map(validAccess.contains) ?? false }
@@ -103,6 +120,15 @@ final class AuthorizationServerStub: @unchecked Sendable {
       return issue(refresh: issuesRefreshTokens)
     case "client_credentials":
       return issue(refresh: false)
+    case "urn:ietf:params:oauth:grant-type:device_code":
+      guard form["device_code"] == "device-secret" else {
+        return .json(["error": "invalid_grant"], status: 400)
+      }
+      let next: String = lock.withLock {
+        _pollDates.append(Date())
+        return devicePolls.isEmpty ? "authorization_pending" : devicePolls.removeFirst()
+      }
+      return next == "approve" ? issue(refresh: true) : .json(["error": next], status: 400)
     case "authorization_code":
       let grant = lock.withLock { codes.removeValue(forKey: form["code"] ?? "") }
       let verifier = form["code_verifier"] ?? ""
