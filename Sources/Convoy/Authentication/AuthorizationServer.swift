@@ -72,8 +72,9 @@ final class AuthorizationServer: Sendable {
     let client = session.clientSecret.map(configured.presenting) ?? configured
     let endpoint = try await tokenEndpoint(through: pipeline)
     if let refreshToken = session.accessToken.refreshToken {
-      var renewed = try await pipeline.run(
-        AccessTokenRequest(grant: .refreshToken(refreshToken), client: client, endpoint: endpoint)
+      var renewed = try await Self.refresh(
+        AccessTokenRequest(grant: .refreshToken(refreshToken), client: client, endpoint: endpoint),
+        through: pipeline
       ).accessToken
       // RFC 6749 §6: a server may keep the refresh token and not send it again.
       renewed.refreshToken = renewed.refreshToken ?? refreshToken
@@ -87,5 +88,34 @@ final class AuthorizationServer: Sendable {
       AccessTokenRequest(grant: .clientCredentials, client: client, endpoint: endpoint)
     ).accessToken
     return next
+  }
+
+  /// Sends a refresh grant; when its answer was lost after the request may have reached the
+  /// server, asks once more with the same refresh token.
+  ///
+  /// A server that rotates refresh tokens may have used the old one up already. Asking again
+  /// settles it within the same call: a server that still accepts the old token for a while
+  /// (a reuse grace period) answers with new tokens and the session goes on; one that does not
+  /// answers `invalid_grant`, which ends the session as `sessionExpired` — never a hang or a
+  /// loop, since there is exactly one more attempt.
+  private static func refresh(
+    _ request: AccessTokenRequest, through pipeline: CallPipeline
+  ) async throws -> AccessTokenRequest.Response {
+    do {
+      return try await pipeline.run(request)
+    } catch let error as ServerConnectionError where mayHaveReachedTheServer(error) {
+      return try await pipeline.run(request)
+    }
+  }
+
+  /// Whether a failure leaves open that the request reached the server: the connection dropped
+  /// or the answer took too long, as opposed to a host that could not be reached at all.
+  static func mayHaveReachedTheServer(_ error: ServerConnectionError) -> Bool {
+    switch error {
+    case .timedOut: true
+    case .transportFailed(let failure, _):
+      [.networkConnectionLost, .timedOut, .badServerResponse].contains(failure.kind)
+    default: false
+    }
   }
 }

@@ -32,6 +32,11 @@ final class AuthorizationServerStub: @unchecked Sendable {
   var devicePolls: [String] = []
   var deviceInterval: Double = 0
   var deviceExpiresIn: Double = 600
+  /// The next refresh is carried out (the token rotates) but its answer is lost on the way.
+  var losesNextRefreshAnswer = false
+  /// Whether a refresh token just rotated away is still accepted (a reuse grace period).
+  var acceptsRotatedRefreshToken = false
+  private var rotatedAway: Set<String> = []
   private var _pollDates: [Date] = []
   var pollDates: [Date] { lock.withLock { _pollDates } }
 
@@ -53,15 +58,20 @@ final class AuthorizationServerStub: @unchecked Sendable {
     }
   }
   var revoked: [String] { lock.withLock { _revoked } }
+  /// How many refresh grants reached the server.
+  var refreshCalls: Int {
+    transport.requests.filter { StubRequest($0).formBody["grant_type"] == "refresh_token" }.count
+  }
 
   func connection(
-    client: OAuthClient? = AuthorizationServerStub.client, observers: [any EventObserver] = []
+    client: OAuthClient? = AuthorizationServerStub.client, observers: [any EventObserver] = [],
+    store: (any SessionStore)? = nil
   ) -> ServerConnection {
     ServerConnection(
       configuration: ServerConfiguration(
         environment: .staging, baseURL: Self.apiBaseURL,
         authentication: AuthenticationConfiguration(client: client)),
-      transport: transport, observers: observers)
+      transport: transport, sessionStore: store, observers: observers)
   }
 
   private func answer(_ request: StubRequest) -> StubAnswer {
@@ -138,9 +148,19 @@ final class AuthorizationServerStub: @unchecked Sendable {
       return issue(refresh: true)
     case "refresh_token":
       let presented = form["refresh_token"] ?? ""
-      let known = lock.withLock { validRefresh.remove(presented) != nil }
+      let (known, losesAnswer) = lock.withLock { () -> (Bool, Bool) in
+        let valid = validRefresh.remove(presented) != nil
+        let graced = acceptsRotatedRefreshToken && rotatedAway.remove(presented) != nil
+        if valid { rotatedAway.insert(presented) }
+        defer { losesNextRefreshAnswer = false }
+        return (valid || graced, losesNextRefreshAnswer)
+      }
       guard known else { return .json(["error": "invalid_grant"], status: 400) }
-      return issue(refresh: true)
+      let answer = issue(refresh: true)
+      guard !losesAnswer else {
+        return .failure(TransportFailure(kind: .networkConnectionLost, detail: "connection reset"))
+      }
+      return answer
     default:
       return .json(["error": "unsupported_grant_type"], status: 400)
     }
