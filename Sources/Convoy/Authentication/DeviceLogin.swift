@@ -17,6 +17,8 @@ import Foundation
 public struct DeviceLogin: Job {
   /// Shows the person what to do; called once, before polling starts.
   public var showing: @Sendable (DeviceAuthorization) -> Void
+  /// The longest the whole login may take, in seconds; `nil` waits until the codes expire.
+  public var timeout: TimeInterval?
   /// How much longer to wait after each `slow_down` (RFC 8628 §3.5: 5 seconds).
   package var slowDownIncrement: TimeInterval = 5
   /// The shortest wait between polls, whatever the server says: a server answering
@@ -24,7 +26,10 @@ public struct DeviceLogin: Job {
   package var minimumInterval: TimeInterval = 1
 
   /// Creates the job.
-  public init(showing: @escaping @Sendable (DeviceAuthorization) -> Void) {
+  public init(
+    timeout: TimeInterval? = nil, showing: @escaping @Sendable (DeviceAuthorization) -> Void
+  ) {
+    self.timeout = timeout
     self.showing = showing
   }
 
