@@ -12,7 +12,7 @@ database is a fresh SQLite file in a temporary directory, migrated at start, wit
 
 Endpoints: RFC 8414 metadata at /.well-known/oauth-authorization-server, the toolkit's views at
 /o/... (authorize, token, revoke_token, device-authorization, device), /accounts/login/,
-GET /api/me (needs a bearer token), GET /test/log (every request so far, "METHOD /path") and
+GET /api/me and GET /v2/places (need a bearer token), GET /test/log (every request so far, "METHOD /path") and
 POST /test/expire (token=…: that access token expires now).
 """
 import os
@@ -101,16 +101,35 @@ from datetime import timedelta  # noqa: E402
 from oauth2_provider.urls import metadata_urlpatterns  # noqa: E402
 
 
-def me(request):
-    # The toolkit's own decorator answers 403; a resource server following RFC 6750 §3.1 says
-    # 401 with invalid_token, which is what clients renew on.
+def bearer_owner(request):
+    """The token's user ("" for a client's own token), or None for a missing or bad token."""
     valid, oauth_request = get_oauthlib_core().verify_request(request, scopes=[])
     if not valid:
-        response = JsonResponse({"error": "invalid_token"}, status=401)
-        response["WWW-Authenticate"] = 'Bearer error="invalid_token"'
-        return response
-    owner = oauth_request.user
-    return JsonResponse({"user": owner.username if owner else "", "places": ["Harbour", "Bridge"]})
+        return None
+    return oauth_request.user.username if oauth_request.user else ""
+
+
+def invalid_token():
+    # The toolkit's own decorator answers 403; a resource server following RFC 6750 §3.1 says
+    # 401 with invalid_token, which is what clients renew on.
+    response = JsonResponse({"error": "invalid_token"}, status=401)
+    response["WWW-Authenticate"] = 'Bearer error="invalid_token"'
+    return response
+
+
+def me(request):
+    owner = bearer_owner(request)
+    if owner is None:
+        return invalid_token()
+    return JsonResponse({"user": owner, "places": ["Harbour", "Bridge"]})
+
+
+def places(request):
+    if bearer_owner(request) is None:
+        return invalid_token()
+    return JsonResponse(
+        [{"id": 1, "name": "Harbour Promenade", "city": "Hamburg"},
+         {"id": 2, "name": "Old Bridge", "city": "Prague"}], safe=False)
 
 
 def log(request):
@@ -129,6 +148,7 @@ urlpatterns = metadata_urlpatterns + [
     path("o/", include("oauth2_provider.urls", namespace="oauth2_provider")),
     path("accounts/login/", auth_views.LoginView.as_view()),
     path("api/me", me),
+    path("v2/places", places),
     path("test/log", log),
     path("test/expire", expire),
 ]
