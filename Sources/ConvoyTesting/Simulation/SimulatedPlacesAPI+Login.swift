@@ -8,7 +8,7 @@ import Foundation
 ///    credentials (a standard server gives an app its client up front instead);
 /// 2. the password grant at `oauth/token` with those credentials yields the token.
 ///
-/// The session keeps the credentials (``Session/clientSecret``), so that renewals present them.
+/// The session keeps the credentials (`Session.clientSecret`), so that renewals present them.
 extension SimulatedPlacesAPI {
   /// The client as the app knows it before logging in: the token endpoint, and client
   /// authentication in the form body. Its secret arrives with each login.
@@ -64,7 +64,7 @@ extension SimulatedPlacesAPI {
   }
 
   /// Logs a user in to the demo API: client credentials, then the password grant with them,
-  /// then the ``Session``.
+  /// then the `Session`.
   ///
   /// ```swift
   /// try await connection.login(with: SimulatedPlacesAPI.LoginJob(email: email, password: pw))
