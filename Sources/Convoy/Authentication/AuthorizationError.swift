@@ -51,22 +51,27 @@ public struct AuthorizationError: CategorizedError, Sendable, Hashable, CustomSt
   public var serverDescription: String?
   /// The call: method, redacted URL, status, redacted body excerpt.
   public var context: ErrorContext
+  /// The `grant_type` of the token request refused, e.g. `password`; `nil` for other endpoints.
+  public var grantType: String?
 
   /// Creates an error.
-  public init(code: Code, serverDescription: String? = nil, context: ErrorContext) {
+  public init(
+    code: Code, serverDescription: String? = nil, context: ErrorContext, grantType: String? = nil
+  ) {
     self.code = code
     self.serverDescription = serverDescription
     self.context = context
+    self.grantType = grantType
   }
 
   /// Reads an RFC 6749 §5.2 error answer; `nil` when the body is not one.
-  public init?(body: Data, context: ErrorContext) {
+  public init?(body: Data, context: ErrorContext, grantType: String? = nil) {
     guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
       let code = object["error"] as? String, !code.isEmpty
     else { return nil }
     self.init(
       code: Code(rawValue: code), serverDescription: object["error_description"] as? String,
-      context: context)
+      context: context, grantType: grantType)
   }
 
   /// The HTTP status of the answer.
@@ -75,7 +80,10 @@ public struct AuthorizationError: CategorizedError, Sendable, Hashable, CustomSt
   /// The family of words a person sees.
   public var category: ErrorCategory {
     switch code {
-    case .invalidGrant: .wrongCredentials
+    // Only for the password grant is a refused grant a wrong password; a refused code or device
+    // code means the login has to start again.
+    case .invalidGrant:
+      grantType == "password" || grantType == nil ? .wrongCredentials : .loginIncomplete
     case .invalidClient, .unauthorizedClient, .unsupportedGrantType, .invalidScope,
       .invalidRequest, .unsupportedTokenType:
       .appMisconfigured
@@ -108,7 +116,8 @@ public struct AuthorizationErrorDecoding: ResponseDecision {
     let status = response.statusCode
     guard !context.acceptableStatusCodes.contains(status),
       let error = AuthorizationError(
-        body: response.data, context: context.errorContext(statusCode: status, body: response.data))
+        body: response.data, context: context.errorContext(statusCode: status, body: response.data),
+        grantType: (request as? AccessTokenRequest)?.grant.description)
     else { return .proceed(response) }
     return .fail(error)
   }

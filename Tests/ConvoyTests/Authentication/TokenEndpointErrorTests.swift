@@ -68,3 +68,14 @@ import Testing
         == "The server can't be reached right now. Check your connection or try again later.")
   }
 }
+
+@Suite struct RefusedGrantWordingTests {
+  @Test func aRefusedCodeAsksToStartAgainNotForAPassword() {
+    let refusedCode = AuthorizationError(
+      code: .invalidGrant, context: ErrorContext(), grantType: "authorization_code")
+    #expect(ErrorMessageProvider.category(of: refusedCode) == .loginIncomplete)
+    let refusedPassword = AuthorizationError(
+      code: .invalidGrant, context: ErrorContext(), grantType: "password")
+    #expect(ErrorMessageProvider.category(of: refusedPassword) == .wrongCredentials)
+  }
+}
