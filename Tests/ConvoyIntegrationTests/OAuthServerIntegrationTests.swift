@@ -11,14 +11,14 @@ import Testing
 ///
 /// Serialized: tests count the token requests in the server's log.
 @Suite(.serialized) struct OAuthServerIntegrationTests {
-  private let server = OAuthToolkit.shared
-
   private func tokenRequests(since baseline: Int) async throws -> Int {
-    try await server.log().dropFirst(baseline).filter { $0 == "POST /o/token/" }.count
+    let server = await OAuthToolkit.shared()
+    return try await server.log().dropFirst(baseline).filter { $0 == "POST /o/token/" }.count
   }
 
   /// Expires the access token at the server, so that the next call is answered 401.
   private func expireAccessToken(of connection: ServerConnection) async throws {
+    let server = await OAuthToolkit.shared()
     let token = try #require(connection.session).accessToken.value
     var request = URLRequest(url: server.issuer.appendingPathComponent("test/expire"))
     request.httpMethod = "POST"
@@ -28,6 +28,7 @@ import Testing
   }
 
   @Test func passwordLoginIsOneLineThenAProtectedCallWorks() async throws {
+    let server = await OAuthToolkit.shared()
     let connection = server.connection(client: server.passwordClient)
     try await connection.login(username: "ada", password: "lovelace")
     let me = try await connection.execute(ProtectedMe()).value
@@ -36,6 +37,7 @@ import Testing
   }
 
   @Test func loginRefusalsAreWordedByWhatWentWrong() async throws {
+    let server = await OAuthToolkit.shared()
     await #expect {
       try await server.connection(client: server.passwordClient)
         .login(username: "ada", password: "babbage")
@@ -48,6 +50,7 @@ import Testing
   }
 
   @Test func clientCredentialsLogInAndRenewByRepeatingTheGrant() async throws {
+    let server = await OAuthToolkit.shared()
     let connection = server.connection(client: server.serviceClient)
     let session = try await connection.loginAsClient()
     #expect(session.isClientSession)
@@ -60,6 +63,7 @@ import Testing
   }
 
   @Test func fiftyCallsOnARejectedTokenCauseOneRotatingRenewal() async throws {
+    let server = await OAuthToolkit.shared()
     let store = InMemorySessionStore()
     let connection = server.connection(client: server.passwordClient, store: store)
     let first = try await connection.login(username: "ada", password: "lovelace")
@@ -79,6 +83,7 @@ import Testing
   }
 
   @Test func logoutRevokesSoTheServerRefusesTheOldRefreshToken() async throws {
+    let server = await OAuthToolkit.shared()
     let connection = server.connection(client: server.passwordClient)
     let session = try await connection.login(username: "ada", password: "lovelace")
     guard case .revoked = try await connection.logout() else {
@@ -95,6 +100,7 @@ import Testing
   }
 
   @Test func renewalsAndTheirRefusalReachTheObservers() async throws {
+    let server = await OAuthToolkit.shared()
     let events = Locked<[ConvoyEvent]>([])
     let connection = server.connection(
       client: server.passwordClient,
@@ -129,6 +135,7 @@ import Testing
   }
 
   @Test func noTokenEverGoesToAnotherPortOrHost() async throws {
+    let server = await OAuthToolkit.shared()
     struct Elsewhere: RequestDescribing {
       typealias Response = DataResponse
       var target: String
@@ -149,6 +156,7 @@ import Testing
   }
 
   @Test func authorizationCodeWithPKCEThroughTheLoopbackListener() async throws {
+    let server = await OAuthToolkit.shared()
     let connection = server.connection(client: server.browserClient)
     let browser = ScriptedBrowser()
     let listener = try LoopbackRedirectListener(timeout: 30) { url in
@@ -164,6 +172,7 @@ import Testing
   }
 
   @Test func deviceGrantApprovedByAPersonOnTheServersPages() async throws {
+    let server = await OAuthToolkit.shared()
     let connection = server.connection(client: server.deviceClient)
     let browser = ScriptedBrowser()
     let shown = Locked<DeviceAuthorization?>(nil)
@@ -182,6 +191,7 @@ import Testing
   }
 
   @Test func aDeniedDeviceCodeEndsTheLogin() async throws {
+    let server = await OAuthToolkit.shared()
     let connection = server.connection(client: server.deviceClient)
     let browser = ScriptedBrowser()
     await #expect {

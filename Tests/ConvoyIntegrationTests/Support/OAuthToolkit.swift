@@ -1,4 +1,5 @@
 import Convoy
+import Dispatch
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -11,11 +12,22 @@ final class OAuthToolkit: Sendable {
   let port: Int
   private let process: Process
 
-  /// The server on 127.0.0.1.
-  static let shared: OAuthToolkit = {
-    let (process, port) = PythonServer.start(script: "oauth_server.py", host: "127.0.0.1")
-    return OAuthToolkit(port: port, process: process)
-  }()
+  /// The server on 127.0.0.1, started on first use.
+  ///
+  /// Django takes seconds to start and migrate: the wait happens on a dispatch thread, never on
+  /// one of the few threads that run every test's tasks, which would stall the other suites.
+  static func shared() async -> OAuthToolkit {
+    await starting.value
+  }
+
+  private static let starting = Task<OAuthToolkit, Never> {
+    await withCheckedContinuation { continuation in
+      DispatchQueue.global().async {
+        let (process, port) = PythonServer.start(script: "oauth_server.py", host: "127.0.0.1")
+        continuation.resume(returning: OAuthToolkit(port: port, process: process))
+      }
+    }
+  }
 
   private init(port: Int, process: Process) {
     self.port = port
