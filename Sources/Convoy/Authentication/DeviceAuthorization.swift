@@ -91,3 +91,5 @@ public struct DeviceAuthorizationRequest: RequestDescribing {
     return AccessTokenRequest.form(parameters)
   }
 }
+
+extension DeviceAuthorizationRequest.Response: HTTPResponseProviding {}

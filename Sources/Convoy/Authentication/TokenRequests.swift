@@ -152,3 +152,5 @@ extension AccessTokenRequest: CustomStringConvertible, CustomReflectable {
     Mirror(self, children: ["grant": grant.description, "client": client, "endpoint": endpoint])
   }
 }
+
+extension AccessTokenRequest.Response: HTTPResponseProviding {}

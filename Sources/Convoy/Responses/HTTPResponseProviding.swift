@@ -19,4 +19,3 @@ extension HTTPResponseProviding {
 extension JSONResponse: HTTPResponseProviding {}
 extension DataResponse: HTTPResponseProviding {}
 extension EmptyResponse: HTTPResponseProviding {}
-extension AccessTokenRequest.Response: HTTPResponseProviding {}
