@@ -29,7 +29,8 @@ enum ExitCode: Int32, Sendable, CaseIterable {
   case unreadableResponse = 76
   /// Not logged in, session expired, saved login unreadable, or not allowed (`EX_NOPERM`).
   case notPermitted = 77
-  /// The environments file is missing, unreadable or malformed (`EX_CONFIG`).
+  /// The environments file is missing, unreadable or malformed, or the server does not know the
+  /// client it names (`EX_CONFIG`).
   case configuration = 78
   /// Interrupted with Ctrl-C: 128 + SIGINT, as shells report it.
   case interrupted = 130
@@ -49,8 +50,10 @@ enum ExitCode: Int32, Sendable, CaseIterable {
     switch category {
     case .offline, .serverUnreachable, .insecureConnection, .serverFailure, .notAvailableOffline:
       self = .unavailable
-    case .timedOut, .rateLimited: self = .temporary
-    case .notLoggedIn, .sessionExpired, .savedLoginUnreadable, .forbidden: self = .notPermitted
+    case .timedOut, .rateLimited, .loginIncomplete: self = .temporary
+    case .notLoggedIn, .sessionExpired, .savedLoginUnreadable, .forbidden, .wrongCredentials:
+      self = .notPermitted
+    case .appMisconfigured: self = .configuration
     case .notFound: self = .notFound
     case .invalidInput: self = .invalidInput
     case .unreadableResponse: self = .unreadableResponse
@@ -74,7 +77,7 @@ enum ExitCode: Int32, Sendable, CaseIterable {
     case .temporary: "timed out or rate limited: try again later"
     case .unreadableResponse: "the server's answer could not be understood"
     case .notPermitted: "not logged in, session expired, or not allowed"
-    case .configuration: "the environments file is missing or malformed"
+    case .configuration: "the environments file is missing or malformed, or its client is refused"
     case .interrupted: "interrupted (Ctrl-C)"
     }
   }

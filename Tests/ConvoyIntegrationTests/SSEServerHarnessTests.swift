@@ -99,7 +99,8 @@ private struct Get: RequestDescribing {
 
   @Test func convoyLogsInAndRenewsAnExpiredTokenAtTheTokenEndpoint() async throws {
     let connection = connection
-    let first = try await connection.login(email: "user@example.com", password: SSEServer.password)
+    let first = try await connection.login(
+      username: "user@example.com", password: SSEServer.password)
     let protected = Get(
       "protected", key: key, ["count": "1"], authenticationRequirement: .accessToken)
     _ = try await connection.execute(protected)

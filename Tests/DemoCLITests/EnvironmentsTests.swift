@@ -34,6 +34,33 @@ struct EnvironmentsTests {
     #expect(try whoami.jsonObject()["url"] as? String == "https://qa.example.com/api/")
   }
 
+  @Test func anEnvironmentCanDescribeAnOAuth2Server() async throws {
+    let sandbox = try DemoCLISandbox()
+    try sandbox.writeConfig(
+      #"{"environments": {"id": {"url": "https://api.example.com/", "oauth": "#
+        + #"{"issuer": "https://id.example.com", "clientId": "democli"}}}}"#)
+    let listed = try await sandbox.run("environments", "--json")
+    #expect(listed.status == 0)
+    let entries = try #require(listed.jsonObject()["environments"] as? [[String: String]])
+    #expect(entries.contains { $0["name"] == "id" && $0["url"] == "https://api.example.com/" })
+  }
+
+  @Test func anOAuth2EnvironmentNeedsAClientID() async throws {
+    let sandbox = try DemoCLISandbox()
+    try sandbox.writeConfig(
+      #"{"environments": {"id": {"oauth": {"issuer": "https://id.example.com"}}}}"#)
+    let listed = try await sandbox.run("environments")
+    #expect(listed.status == 78)
+    #expect(listed.stderr.contains("clientId"))
+  }
+
+  @Test func deviceLoginNeedsAnOAuth2Environment() async throws {
+    let sandbox = try DemoCLISandbox()
+    let login = try await sandbox.run("login", "--env", "staging", "--device")
+    #expect(login.status == 64)
+    #expect(!FileManager.default.fileExists(atPath: sandbox.sessionFile("staging").path))
+  }
+
   @Test func theConfigFlagPointsElsewhere() async throws {
     let sandbox = try DemoCLISandbox()
     let file = sandbox.directory.appendingPathComponent("mine.json")

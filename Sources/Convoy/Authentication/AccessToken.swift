@@ -12,20 +12,36 @@ public struct AccessToken: Codable, Sendable, Hashable {
   public var expiresAt: Date?
   /// The token that renews it, if the server issued one.
   public var refreshToken: String?
+  /// When it was received; with ``expiresAt`` it gives the lifetime the server chose.
+  public var issuedAt: Date?
+
+  /// The largest share of a token's lifetime a refresh margin may take: a token is always used
+  /// for at least half its life, whatever lifetime the server chose.
+  public static let maximumMarginShare = 0.5
 
   /// Creates a token.
   public init(
-    value: String, type: String = "Bearer", expiresAt: Date? = nil, refreshToken: String? = nil
+    value: String, type: String = "Bearer", expiresAt: Date? = nil, refreshToken: String? = nil,
+    issuedAt: Date? = nil
   ) {
     self.value = value
     self.type = type
     self.expiresAt = expiresAt
     self.refreshToken = refreshToken
+    self.issuedAt = issuedAt
   }
 
   /// Whether the token is expired, or will be within `margin` seconds of `now`.
+  ///
+  /// When the lifetime is known (``issuedAt`` and ``expiresAt``), the margin never exceeds
+  /// ``maximumMarginShare`` of it: with a 60-second margin a 3-second token is renewed after
+  /// 1.5 seconds, not before every call.
   public func expires(within margin: TimeInterval, of now: Date = Date()) -> Bool {
     guard let expiresAt else { return false }
+    var margin = margin
+    if let issuedAt {
+      margin = min(margin, expiresAt.timeIntervalSince(issuedAt) * Self.maximumMarginShare)
+    }
     return expiresAt.timeIntervalSince(now) <= margin
   }
 

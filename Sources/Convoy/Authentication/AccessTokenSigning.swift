@@ -9,7 +9,8 @@ import Foundation
 /// Convoy adds it, last among the adapters, to every request whose
 /// ``RequestDescribing/authenticationRequirement`` is ``AuthenticationRequirement/accessToken``.
 /// A token expiring within the configured margin is renewed first. The token goes only to the
-/// configuration's own host, and over plain HTTP only to this machine.
+/// configuration's own origin (scheme, host and port: ``URLOrigin``), and over plain HTTP only
+/// to this machine.
 struct AccessTokenSigning: RequestAdapter {
   let controller: SessionController
 
@@ -27,16 +28,13 @@ struct AccessTokenSigning: RequestAdapter {
     return signed
   }
 
-  /// Whether a token may travel to `url`: the configuration's host, over HTTPS or to loopback.
+  /// Whether a token may travel to `url`: an origin that may carry the base URL's credentials
+  /// (``URLOrigin/mayCarryCredentials(from:to:)``), over HTTPS or to this machine.
   static func mayCarryToken(to url: URL, configuration: ServerConfiguration) -> Bool {
-    guard let host = url.host?.lowercased(), host == configuration.baseURL.host?.lowercased()
+    guard URLOrigin.mayCarryCredentials(from: configuration.baseURL, to: url),
+      let origin = URLOrigin(url)
     else { return false }
-    return url.scheme?.lowercased() == "https" || isLoopback(host)
-  }
-
-  static func isLoopback(_ host: String) -> Bool {
-    let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-    return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
+    return origin.scheme == "https" || origin.isLoopback
   }
 }
 

@@ -1,18 +1,13 @@
 import Foundation
 
-/// Where a server issues tokens and how Convoy keeps them fresh.
+/// Who the app is at its authorization server, and how Convoy keeps tokens fresh.
 ///
-/// The defaults match the demo Places API: `POST users/retrieve-client` for the client secret and
-/// `POST oauth/token` for the password and refresh-token grants (RFC 6749 §4.3 and §6).
+/// ```swift
+/// let authentication = AuthenticationConfiguration(
+///   client: OAuthClient(
+///     id: "places-cli", endpoints: .discovered(issuer: URL(string: "https://id.example.com")!)))
+/// ```
 public struct AuthenticationConfiguration: Sendable, Hashable {
-  /// How the client credentials reach the token endpoint (RFC 6749 §2.3.1).
-  public enum ClientAuthentication: Sendable, Hashable {
-    /// `client_id` and `client_secret` as form parameters.
-    case requestBody
-    /// HTTP Basic with the client id and secret.
-    case basicHeader
-  }
-
   /// An answer that means "this token is no longer good" and asks for a renewal.
   public struct InvalidTokenSignal: Sendable, Hashable {
     /// The status, e.g. 401, or 403 for servers that use it.
@@ -33,38 +28,29 @@ public struct AuthenticationConfiguration: Sendable, Hashable {
     public static let unauthorized = InvalidTokenSignal(status: 401)
   }
 
-  /// The path of the endpoint that exchanges email and password for client credentials.
-  public var clientSecretPath: String
-  /// The OAuth2 token endpoint's path.
-  public var tokenPath: String
-  /// How client credentials are presented to the token endpoint.
-  public var clientAuthentication: ClientAuthentication
-  /// Extra form parameters for every grant, e.g. `["scope": "places:read"]`.
-  public var additionalGrantParameters: [String: String]
-  /// A token expiring within this many seconds is renewed before the request is sent.
+  /// The OAuth2 client the app is, and where its server's endpoints are; `nil` when the app
+  /// installs sessions it got elsewhere and never renews them.
+  public var client: OAuthClient?
+  /// A token expiring within this many seconds is renewed before the request is sent; never
+  /// more than half the token's lifetime (``AccessToken/maximumMarginShare``).
   public var refreshMargin: TimeInterval
   /// Answers that trigger a renewal and one replay.
   public var invalidTokenSignals: [InvalidTokenSignal]
-  /// More renewals than this within ``refreshWindow`` are reported as a server fault.
+  /// More renewals than this within ``refreshWindow`` of tokens that were not yet due (the
+  /// server rejecting fresh tokens) are reported as a server fault.
   public var maximumRefreshesPerWindow: Int
   /// The window for ``maximumRefreshesPerWindow``, in seconds.
   public var refreshWindow: TimeInterval
 
-  /// Creates a configuration; every parameter has the demo API's default.
+  /// Creates a configuration.
   public init(
-    clientSecretPath: String = "users/retrieve-client",
-    tokenPath: String = "oauth/token",
-    clientAuthentication: ClientAuthentication = .requestBody,
-    additionalGrantParameters: [String: String] = [:],
+    client: OAuthClient? = nil,
     refreshMargin: TimeInterval = 60,
     invalidTokenSignals: [InvalidTokenSignal] = [.unauthorized],
     maximumRefreshesPerWindow: Int = 5,
     refreshWindow: TimeInterval = 60
   ) {
-    self.clientSecretPath = clientSecretPath
-    self.tokenPath = tokenPath
-    self.clientAuthentication = clientAuthentication
-    self.additionalGrantParameters = additionalGrantParameters
+    self.client = client
     self.refreshMargin = refreshMargin
     self.invalidTokenSignals = invalidTokenSignals
     self.maximumRefreshesPerWindow = maximumRefreshesPerWindow

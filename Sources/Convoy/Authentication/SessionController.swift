@@ -11,8 +11,9 @@ import Foundation
 ///   ``ServerConnectionError/sessionExpired(_:)`` until the next login.
 /// - **Transient failure** (offline, 5xx): the waiting requests fail, the session stays.
 /// - **Independent waiters**: a waiter's cancellation ends only its own wait, never the renewal.
-/// - **Rate limit**: more renewals than configured in the window are a server fault, reported
-///   as ``ServerConnectionError/refreshLimitExceeded(_:)`` and never looped.
+/// - **Rate limit**: more renewals of tokens that were not yet due than configured in the window
+///   are a server fault, reported as ``ServerConnectionError/refreshLimitExceeded(_:)`` and never
+///   looped. Renewing a due token never counts, so short-lived tokens are never punished.
 final class SessionController: Sendable {
   /// Renews a session; set by the connection to send the refresh-token grant.
   typealias Renewal = @Sendable (Session) async throws -> Session
@@ -176,12 +177,17 @@ final class SessionController: Sendable {
         {
           return .current(session.accessToken)
         }
-        let windowStart = now().addingTimeInterval(-configuration.refreshWindow)
-        state.renewalDates.removeAll { $0 < windowStart }
-        guard state.renewalDates.count < configuration.maximumRefreshesPerWindow else {
-          return .refused(.refreshLimitExceeded)
+        // Only renewals of tokens that were not yet due count towards the limit: those are the
+        // server rejecting fresh tokens, which can loop. Renewing a token that is due is normal
+        // use, however short the lifetime the server chose.
+        if !session.accessToken.expires(within: configuration.refreshMargin, of: now()) {
+          let windowStart = now().addingTimeInterval(-configuration.refreshWindow)
+          state.renewalDates.removeAll { $0 < windowStart }
+          guard state.renewalDates.count < configuration.maximumRefreshesPerWindow else {
+            return .refused(.refreshLimitExceeded)
+          }
+          state.renewalDates.append(now())
         }
-        state.renewalDates.append(now())
         let flight = Flight()
         state.flight = flight
         flight.waiters.withLock { $0[id] = continuation }
@@ -266,6 +272,9 @@ final class SessionController: Sendable {
   /// and friends come back as 400 or 401), rather than a passing fault.
   static func isRefusal(_ error: any Error) -> Bool {
     if let refusal = error as? Refusal { return refusal == .expired }
+    if let error = error as? AuthorizationError {
+      return [400, 401].contains(error.statusCode ?? 0)
+    }
     guard let error = error as? ServerConnectionError else { return false }
     switch error {
     case .httpError, .descriptiveServerError: return [400, 401].contains(error.statusCode ?? 0)

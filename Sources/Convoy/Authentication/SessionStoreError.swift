@@ -1,5 +1,5 @@
 /// Why a saved session could not be read, written or removed.
-public enum SessionStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum SessionStoreError: CategorizedError, Sendable, Hashable, CustomStringConvertible {
   /// The saved session exists but is not a session; the file is left as it is.
   case corrupt(location: String, reason: String)
   /// The saved session could not be read (permissions, I/O).
@@ -17,4 +17,7 @@ public enum SessionStoreError: Error, Sendable, Hashable, CustomStringConvertibl
       "session at \(location) could not be written: \(reason)"
     }
   }
+
+  /// ``ErrorCategory/savedLoginUnreadable``.
+  public var category: ErrorCategory { .savedLoginUnreadable }
 }

@@ -4,68 +4,32 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Asks the server for the app's client credentials with the user's email and password
-/// (the demo API's `POST users/retrieve-client`).
-public struct ClientSecretRequest: RequestDescribing {
-  /// The answer: the client credentials.
-  public struct Response: ResponseDescribing {
-    /// The credentials issued.
-    public let clientSecret: ClientSecret
-    /// The status, URL and headers.
-    public let response: HTTPResponse
-
-    private struct Payload: Decodable {
-      var clientId: String
-      var clientSecret: String
-    }
-
-    /// Decodes `{"client_id": …, "client_secret": …}`.
-    public init(data: Data, response: HTTPResponse) throws {
-      self.response = response
-      let decoder = JSONDecoder()
-      decoder.keyDecodingStrategy = .convertFromSnakeCase
-      let payload = try decoder.decode(Payload.self, from: data)
-      clientSecret = ClientSecret(id: payload.clientId, secret: payload.clientSecret)
-    }
-  }
-
-  /// The user's email.
-  public var email: String
-  /// The user's password; sent in the body, never logged.
-  public var password: String
-  /// Where the endpoint is.
-  public var configuration: AuthenticationConfiguration
-
-  /// Creates the request.
-  public init(email: String, password: String, configuration: AuthenticationConfiguration) {
-    self.email = email
-    self.password = password
-    self.configuration = configuration
-  }
-
-  /// `POST`.
-  public var method: HTTPMethod { .post }
-  /// The configured client-secret path.
-  public var path: String { configuration.clientSecretPath }
-  /// `{"email": …, "password": …}`.
-  public var body: RequestBody? { .json(["email": email, "password": password]) }
-}
-
-/// An OAuth2 grant at the token endpoint: the password grant (RFC 6749 §4.3) or the refresh
-/// grant (§6), form-encoded, with the client authenticated as configured (§2.3.1).
+/// A grant at the token endpoint (RFC 6749 §4 and §6, RFC 8628 §3.4), form-encoded, with the
+/// client authenticated as it is configured (§2.3.1).
+///
+/// The grants of ``PasswordLogin``, ``ClientCredentialsLogin``, ``AuthorizationCodeLogin`` and
+/// ``DeviceLogin`` and every renewal are made of it; a custom login can use it too.
 public struct AccessTokenRequest: RequestDescribing {
   /// Which grant is asked for.
-  public enum Grant: Sendable {
-    /// Resource owner password credentials.
+  public enum Grant: Sendable, Hashable {
+    /// Resource owner password credentials (RFC 6749 §4.3; legacy, RFC 9700 §2.4).
     case password(username: String, password: String)
-    /// A refresh token.
+    /// A refresh token (RFC 6749 §6).
     case refreshToken(String)
+    /// The client's own credentials (RFC 6749 §4.4).
+    case clientCredentials
+    /// An authorization code, with the PKCE verifier (RFC 6749 §4.1.3, RFC 7636 §4.5).
+    case authorizationCode(code: String, redirectURI: String, codeVerifier: String?)
+    /// A device code the person approved (RFC 8628 §3.4).
+    case deviceCode(String)
   }
 
   /// The answer: an access token (RFC 6749 §5.1).
   public struct Response: ResponseDescribing {
     /// The token, with its expiry computed from `expires_in`.
     public let accessToken: AccessToken
+    /// The scopes granted, when the server says (RFC 6749 §5.1).
+    public let scopes: [String]?
     /// The status, URL and headers.
     public let response: HTTPResponse
 
@@ -74,6 +38,7 @@ public struct AccessTokenRequest: RequestDescribing {
       var tokenType: String?
       var expiresIn: Double?
       var refreshToken: String?
+      var scope: String?
     }
 
     /// Decodes the token endpoint's JSON.
@@ -82,63 +47,110 @@ public struct AccessTokenRequest: RequestDescribing {
       let decoder = JSONDecoder()
       decoder.keyDecodingStrategy = .convertFromSnakeCase
       let payload = try decoder.decode(Payload.self, from: data)
+      let issued = Date()
       accessToken = AccessToken(
         value: payload.accessToken,
         // RFC 6750 §2.1: the scheme is "Bearer" whatever case the server used for token_type.
         type: payload.tokenType.map { $0.lowercased() == "bearer" ? "Bearer" : $0 } ?? "Bearer",
-        expiresAt: payload.expiresIn.map { Date().addingTimeInterval($0) },
-        refreshToken: payload.refreshToken)
+        expiresAt: payload.expiresIn.map { issued.addingTimeInterval($0) },
+        refreshToken: payload.refreshToken, issuedAt: issued)
+      scopes = payload.scope.map { $0.split(separator: " ").map(String.init) }
     }
   }
 
   /// The grant.
   public var grant: Grant
-  /// The client the token is for.
-  public var clientSecret: ClientSecret
-  /// Where the endpoint is and how the client authenticates.
-  public var configuration: AuthenticationConfiguration
+  /// The client the token is for, and how it authenticates.
+  public var client: OAuthClient
+  /// The token endpoint: a path or an absolute URL.
+  public var endpoint: String
 
   /// Creates the request.
-  public init(grant: Grant, clientSecret: ClientSecret, configuration: AuthenticationConfiguration)
-  {
+  public init(grant: Grant, client: OAuthClient, endpoint: String) {
     self.grant = grant
-    self.clientSecret = clientSecret
-    self.configuration = configuration
+    self.client = client
+    self.endpoint = endpoint
   }
 
   /// `POST`.
   public var method: HTTPMethod { .post }
-  /// The configured token path.
-  public var path: String { configuration.tokenPath }
+  /// The token endpoint.
+  public var path: String { endpoint }
+  /// ``AuthorizationErrorDecoding/chain``: a refusal is an ``AuthorizationError``.
+  public var decisions: [any ResponseDecision]? { AuthorizationErrorDecoding.chain }
 
   /// HTTP Basic client authentication when configured so.
   public var headers: HTTPHeaders {
-    guard configuration.clientAuthentication == .basicHeader else { return HTTPHeaders() }
-    // RFC 6749 §2.3.1: id and secret are form-encoded before being joined for Basic.
-    let pair =
-      URLEncoding.encodeStrictly(clientSecret.id) + ":"
-      + URLEncoding.encodeStrictly(clientSecret.secret)
-    return ["Authorization": "Basic " + Data(pair.utf8).base64EncodedString()]
+    guard let header = client.authentication().header else { return HTTPHeaders() }
+    return ["Authorization": header]
   }
 
   /// The grant's parameters, form-encoded.
   public var body: RequestBody? {
-    var parameters = configuration.additionalGrantParameters
+    var parameters = client.additionalParameters
+    var asksForScopes = false
     switch grant {
     case .password(let username, let password):
       parameters["grant_type"] = "password"
       parameters["username"] = username
       parameters["password"] = password
+      asksForScopes = true
     case .refreshToken(let token):
       parameters["grant_type"] = "refresh_token"
       parameters["refresh_token"] = token
+    case .clientCredentials:
+      parameters["grant_type"] = "client_credentials"
+      asksForScopes = true
+    case .authorizationCode(let code, let redirectURI, let verifier):
+      parameters["grant_type"] = "authorization_code"
+      parameters["code"] = code
+      parameters["redirect_uri"] = redirectURI
+      parameters["code_verifier"] = verifier
+    case .deviceCode(let code):
+      parameters["grant_type"] = "urn:ietf:params:oauth:grant-type:device_code"
+      parameters["device_code"] = code
     }
-    if configuration.clientAuthentication == .requestBody {
-      parameters["client_id"] = clientSecret.id
-      parameters["client_secret"] = clientSecret.secret
+    // A refresh keeps the scopes of the grant it renews (RFC 6749 §6); the code and device
+    // grants asked for theirs in an earlier step.
+    if asksForScopes, !client.scopes.isEmpty {
+      parameters["scope"] = client.scopes.joined(separator: " ")
     }
+    parameters.merge(client.authentication().parameters) { _, client in client }
+    return Self.form(parameters)
+  }
+
+  /// `parameters` as an `application/x-www-form-urlencoded` body.
+  static func form(_ parameters: [String: String]) -> RequestBody {
     // RFC 6749 §4.3.2 names the bare media type, without a charset parameter.
     let encoded = FormURLEncoder().encode(parameters.mapValues(FormValue.string))
     return .data(Data(encoded.utf8), contentType: "application/x-www-form-urlencoded")
   }
 }
+
+extension AccessTokenRequest.Grant: CustomStringConvertible, CustomReflectable {
+  /// The grant type as sent, e.g. `password`; never a credential.
+  public var description: String {
+    switch self {
+    case .password: "password"
+    case .refreshToken: "refresh_token"
+    case .clientCredentials: "client_credentials"
+    case .authorizationCode: "authorization_code"
+    case .deviceCode: "urn:ietf:params:oauth:grant-type:device_code"
+    }
+  }
+  /// A mirror without credentials, so `dump` stays safe.
+  public var customMirror: Mirror { Mirror(self, children: ["grant": description]) }
+}
+
+extension AccessTokenRequest: CustomStringConvertible, CustomReflectable {
+  /// The grant's kind and the client, without any secret.
+  public var description: String {
+    "AccessTokenRequest(\(grant), client: \(client.id), endpoint: \(endpoint))"
+  }
+  /// A mirror without credentials, so `dump` stays safe.
+  public var customMirror: Mirror {
+    Mirror(self, children: ["grant": grant.description, "client": client, "endpoint": endpoint])
+  }
+}
+
+extension AccessTokenRequest.Response: HTTPResponseProviding {}

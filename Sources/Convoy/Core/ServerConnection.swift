@@ -22,6 +22,8 @@ public final class ServerConnection: Sendable {
   public let observers: [any EventObserver]
   /// The session and its renewal.
   let authentication: SessionController
+  /// The configured OAuth2 client and its server's endpoints.
+  let authorizationServer: AuthorizationServer
   /// How many requests this connection sends at once, across all jobs; more wait their turn.
   public var networkConcurrencyLimit: Int { jobQueues.networkLimit }
   /// The queues jobs run on.
@@ -77,12 +79,15 @@ public final class ServerConnection: Sendable {
     self.authentication = SessionController(
       configuration: configuration.authentication, store: sessionStore)
     // The renewal pipeline has no session of its own, so renewing can never recurse, and it
-    // holds no reference back to the controller, so there is no cycle.
+    // holds no reference back to the controller, so there is no cycle. It reports to the same
+    // observers: a renewal is a call like any other, logged and counted, redacted the same way.
     let renewal = CallPipeline(
       configuration: configuration, transport: self.transport, decoder: decoder,
-      adapters: adapters, decisions: decisions, authentication: nil)
+      adapters: adapters, decisions: decisions, authentication: nil, observers: observers)
+    let authorizationServer = AuthorizationServer(client: configuration.authentication.client)
+    self.authorizationServer = authorizationServer
     authentication.setRenewal { session in
-      try await Self.renew(session, through: renewal)
+      try await authorizationServer.renew(session, through: renewal)
     }
     authentication.setProblemReporter { [observers] problem in
       EventEmitter.notice(to: observers, problem)

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// In every case nothing is left at the destination: the bytes live in a partial file beside it
 /// until they are complete.
-public struct FileTransferFailure: Error, Sendable, Hashable, CustomStringConvertible {
+public struct FileTransferFailure: CategorizedError, Sendable, Hashable, CustomStringConvertible {
   /// What went wrong.
   public enum Kind: String, Sendable, Hashable, CaseIterable {
     /// The destination's folder does not exist or cannot be written to.
@@ -35,4 +35,16 @@ public struct FileTransferFailure: Error, Sendable, Hashable, CustomStringConver
 
   /// `"diskFull at /tmp/photo.jpg: No space left on device"`.
   public var description: String { "\(kind.rawValue) at \(path): \(detail)" }
+}
+
+extension FileTransferFailure {
+  /// A full disk or an unwritable place is the device's problem; a body that arrived short or
+  /// out of place is the server's.
+  public var category: ErrorCategory {
+    switch kind {
+    case .diskFull: .storageFull
+    case .destinationNotWritable, .fileVanished: .fileNotSaved
+    case .incomplete, .rangeMismatch: .unreadableResponse
+    }
+  }
 }

@@ -15,6 +15,14 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
   case notLoggedIn
   /// The session ended and the user must log in again.
   case sessionExpired
+  /// A login was refused: the email, password or code is wrong or no longer valid.
+  case wrongCredentials
+  /// The app is not set up for this server: its client id or secret is unknown, or it may not
+  /// log in this way.
+  case appMisconfigured
+  /// A login in the browser or on another device was not completed: it timed out, was left,
+  /// or its answer could not be trusted.
+  case loginIncomplete
   /// A saved login could not be read back.
   case savedLoginUnreadable
   /// The server says the user may not do this.

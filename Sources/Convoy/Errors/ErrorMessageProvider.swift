@@ -58,13 +58,12 @@ public struct ErrorMessageProvider: Sendable {
   /// The family `error` belongs to.
   public static func category(of error: any Error) -> ErrorCategory {
     switch error {
+    case let error as any CategorizedError: error.category
     case let error as ServerConnectionError: category(of: error)
     case let error as URLError: category(of: TransportFailure(error).kind)
     case is DecodingError: .unreadableResponse
     case is StreamFormatError, is JSONLinesDecodingError: .unreadableResponse
     case is EncodingError: .invalidRequest
-    case is SessionStoreError: .savedLoginUnreadable
-    case let error as FileTransferFailure: category(of: error.kind)
     default: .unknown
     }
   }
@@ -83,16 +82,6 @@ public struct ErrorMessageProvider: Sendable {
     case .refreshLimitExceeded: .serverFailure
     case .insecureDestination: .insecureConnection
     case .cancelled: .unknown
-    }
-  }
-
-  /// The family a download's file failure belongs to: a full disk or an unwritable place is the
-  /// device's; a body that arrived short or out of place is the server's.
-  public static func category(of kind: FileTransferFailure.Kind) -> ErrorCategory {
-    switch kind {
-    case .diskFull: .storageFull
-    case .destinationNotWritable, .fileVanished: .fileNotSaved
-    case .incomplete, .rangeMismatch: .unreadableResponse
     }
   }
 
@@ -145,6 +134,16 @@ public struct ErrorMessageProvider: Sendable {
       title: "Please log in", text: "You need to log in to do that."),
     .sessionExpired: ErrorMessage(
       title: "Session expired", text: "Your session has expired. Please log in again."),
+    .wrongCredentials: ErrorMessage(
+      title: "Couldn't log in",
+      text: "The email or password isn't right. Check them and try again."),
+    .appMisconfigured: ErrorMessage(
+      title: "App not set up",
+      text: "This app isn't set up correctly to log in to this server. Please update the app "
+        + "or contact support."),
+    .loginIncomplete: ErrorMessage(
+      title: "Login not completed",
+      text: "The login wasn't completed in time. Please start it again."),
     .savedLoginUnreadable: ErrorMessage(
       title: "Please log in again",
       text: "Your saved login couldn't be read. Please log in again."),

@@ -83,7 +83,7 @@ struct EventEmitter: Sendable {
     }
     emit(isJob ? .jobFailed : .requestFailed, url: url) {
       $0.duration = duration
-      $0.status = (error as? ServerConnectionError)?.statusCode
+      $0.status = (error as? any StatusCarryingError)?.statusCode
       $0.reason = String(describing: error)
       $0.errorCategory = ErrorMessageProvider.category(of: error)
     }

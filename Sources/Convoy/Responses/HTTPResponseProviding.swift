@@ -19,5 +19,3 @@ extension HTTPResponseProviding {
 extension JSONResponse: HTTPResponseProviding {}
 extension DataResponse: HTTPResponseProviding {}
 extension EmptyResponse: HTTPResponseProviding {}
-extension ClientSecretRequest.Response: HTTPResponseProviding {}
-extension AccessTokenRequest.Response: HTTPResponseProviding {}

@@ -15,6 +15,7 @@ public enum SecretRedactor {
   public static let sensitiveFieldNames: Set<String> = [
     "password", "passwd", "secret", "clientsecret", "token", "accesstoken", "refreshtoken",
     "idtoken", "apikey", "key", "signature", "code", "assertion", "sessionid", "authorization",
+    "devicecode", "codeverifier",
   ]
 
   /// Whether a header's value must not be shown.

@@ -12,7 +12,8 @@ import Foundation
 ///   body that is not replayable (``TransportRequest/isBodyReplayable``) is never resent, so that
 ///   redirect comes back as the answer.
 /// - Credentials (`Authorization`, `Proxy-Authorization`, `Cookie`) are dropped when the next hop
-///   goes to another origin or from HTTPS to plain HTTP.
+///   goes to another origin (scheme, host or port, ``URLOrigin``); an upgrade from `http` on
+///   port 80 to `https` on port 443 of the same host keeps them.
 /// - More than ``maximumHops`` redirects fail with ``TransportFailure/Kind/tooManyRedirects``.
 public struct RedirectPolicy: Sendable, Hashable {
   /// The most redirects followed for one call; `0` follows none and returns the 3xx answer.
@@ -75,20 +76,9 @@ public struct RedirectPolicy: Sendable, Hashable {
     return next
   }
 
-  /// Whether credentials may follow a hop from `source` to `target`: same scheme, host and port,
-  /// or an upgrade from HTTP to HTTPS on the same host.
+  /// Whether credentials may follow a hop from `source` to `target`: the rule of
+  /// ``URLOrigin/mayCarryCredentials(from:to:)``, the same one that guards access tokens.
   public static func mayKeepCredentials(from source: URL, to target: URL) -> Bool {
-    guard source.host?.lowercased() == target.host?.lowercased(),
-      effectivePort(source) == effectivePort(target) || isUpgrade(source, target)
-    else { return false }
-    return source.scheme?.lowercased() == target.scheme?.lowercased() || isUpgrade(source, target)
-  }
-
-  private static func isUpgrade(_ source: URL, _ target: URL) -> Bool {
-    source.scheme?.lowercased() == "http" && target.scheme?.lowercased() == "https"
-  }
-
-  private static func effectivePort(_ url: URL) -> Int? {
-    url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+    URLOrigin.mayCarryCredentials(from: source, to: target)
   }
 }

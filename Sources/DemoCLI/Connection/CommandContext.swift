@@ -78,11 +78,20 @@ struct CommandContext: Sendable {
     let connection = ServerConnection(
       configuration: ServerConfiguration(
         environment: ServerEnvironment(rawValue: entry.name), baseURL: entry.baseURL,
-        timeout: 30),
+        timeout: 30,
+        authentication: standardClient.map { AuthenticationConfiguration(client: $0) }
+          ?? SimulatedPlacesAPI.authentication),
       transport: transport, sessionStore: store,
       observers: (eventLog.map { [$0] } ?? []) + observers)
     if restoringSession { try connection.restoreSession() }
     return connection
+  }
+
+  /// The environment's OAuth2 client when it describes a standard server and the simulator does
+  /// not stand in for it; otherwise the demo API's own client.
+  var standardClient: OAuthClient? {
+    guard options.scenario == nil else { return nil }
+    return try? environment().oauth
   }
 
   /// Runs `body` with a progress line labelled `label`, removed before `body`'s result is

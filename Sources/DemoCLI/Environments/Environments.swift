@@ -1,3 +1,4 @@
+import Convoy
 import Foundation
 
 /// The environments democli knows: built-in defaults, then those of the user's JSON file, which
@@ -20,6 +21,8 @@ struct Environments: Sendable {
     var name: String
     var baseURL: URL
     var source: Source
+    /// The OAuth2 client of an environment that is a standard server; `nil` for the demo API.
+    var oauth: OAuthClient? = nil
   }
 
   /// The defaults; the hosts are made up (`.example`), so use `--simulate` or a config file.
@@ -50,8 +53,9 @@ struct Environments: Sendable {
       ?? defaultConfigFile(environmentVariables: environmentVariables)
     var entries = builtIn
     let configured = try EnvironmentsFile.read(file, mustExist: configPath != nil)
-    for (name, url) in configured.sorted(by: { $0.key < $1.key }) {
-      let entry = Entry(name: name, baseURL: url, source: .configFile)
+    for (name, environment) in configured.sorted(by: { $0.key < $1.key }) {
+      let entry = Entry(
+        name: name, baseURL: environment.url, source: .configFile, oauth: environment.oauth)
       if let index = entries.firstIndex(where: { $0.name == name }) {
         entries[index] = entry
       } else {

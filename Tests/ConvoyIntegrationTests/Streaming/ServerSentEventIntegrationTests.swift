@@ -99,7 +99,7 @@ struct ServerSentEventIntegrationTests {
   @Test(arguments: TransportUnderTest.allCases)
   func anExpiredTokenIsRenewedWhenTheStreamReconnects(_ kind: TransportUnderTest) async throws {
     let connection = SSEServer.shared.connection(key: key, transport: try kind.make())
-    _ = try await connection.login(email: "user@example.com", password: SSEServer.password)
+    _ = try await connection.login(username: "user@example.com", password: SSEServer.password)
     var feed = Feed("protected", key: key, ["count": "4", "drop_after": "2"])
     feed.authenticationRequirement = .accessToken
     var ids: [String?] = []

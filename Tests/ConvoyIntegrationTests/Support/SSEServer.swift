@@ -17,7 +17,7 @@ final class SSEServer: LoopbackServer {
   /// The server on 127.0.0.1.
   static let shared = SSEServer()
 
-  /// The password the login endpoints accept, with any email.
+  /// The password the token endpoint's password grant accepts, with any user name.
   static let password = "correct horse"
 
   private init() {
@@ -54,13 +54,16 @@ final class SSEServer: LoopbackServer {
     return try JSONDecoder().decode([LogEntry].self, from: data)
   }
 
-  /// Token endpoints as Convoy finds them on this server, for the tests of `key`: every grant
+  /// The server's OAuth2 client and token endpoint, for the tests of `key`: every grant
   /// carries the key, and access tokens live `tokenLifetime` seconds.
   func authentication(key: String, tokenLifetime: TimeInterval = 300)
     -> AuthenticationConfiguration
   {
     AuthenticationConfiguration(
-      additionalGrantParameters: ["key": key, "expires_in": String(tokenLifetime)],
+      client: OAuthClient(
+        id: "convoy-tests", secret: "convoy-tests-secret",
+        endpoints: OAuthEndpoints(token: "oauth/token"),
+        additionalParameters: ["key": key, "expires_in": String(tokenLifetime)]),
       refreshMargin: 0)
   }
 

@@ -92,7 +92,7 @@ import Testing
       #expect(try second.restoreSession()?.accessToken.value == "persisted")
       #expect(second.session?.accessToken.value == "persisted")
 
-      try second.logout()
+      try await second.logout()
       #expect(second.session == nil)
       #expect(!FileManager.default.fileExists(atPath: store.fileURL.path))
     }
@@ -111,7 +111,7 @@ import Testing
     }
     defer { NotificationCenter.default.removeObserver(observer) }
     try connection.login(session: TokenServer.session(token: "n"))
-    try connection.logout()
+    try await connection.logout()
     #expect(posted.current == [true, false])
   }
 }
@@ -136,7 +136,8 @@ import Testing
     let notices = Locked<[String]>([])
     let connection = ServerConnection(
       configuration: ServerConfiguration(
-        environment: .staging, baseURL: URL(string: "https://api.example.com/")!),
+        environment: .staging, baseURL: URL(string: "https://api.example.com/")!,
+        authentication: AuthenticationConfiguration(client: TokenServer.client)),
       transport: server.transport, sessionStore: ReadOnlyAfterLoginStore(),
       observers: [
         AnyEventObserver { event in

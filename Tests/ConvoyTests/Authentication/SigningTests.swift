@@ -32,7 +32,7 @@ import Testing
   @Test func withoutASessionFailsAtOnceWithoutSending() async throws {
     let server = TokenServer()
     let connection = try server.connection()
-    try connection.logout()
+    try await connection.logout()
     await #expect {
       try await connection.execute(Me())
     } throws: { error in
@@ -72,6 +72,24 @@ import Testing
     let connection = try server.connection()
     await #expect {
       try await connection.execute(Elsewhere())
+    } throws: { error in
+      if case .insecureDestination = error as? ServerConnectionError { return true }
+      return false
+    }
+    #expect(server.transport.requests.isEmpty)
+  }
+
+  @Test func neverSendsATokenToAnotherPortOfTheSameHost() async throws {
+    struct OtherPort: RequestDescribing {
+      typealias Response = DataResponse
+      var method: HTTPMethod { .get }
+      var path: String { "http://127.0.0.1:9090/me" }
+      var authenticationRequirement: AuthenticationRequirement { .accessToken }
+    }
+    let server = TokenServer()
+    let connection = try server.connection(baseURL: "http://127.0.0.1:8080/")
+    await #expect {
+      try await connection.execute(OtherPort())
     } throws: { error in
       if case .insecureDestination = error as? ServerConnectionError { return true }
       return false

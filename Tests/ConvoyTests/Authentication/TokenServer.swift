@@ -22,6 +22,8 @@ final class TokenServer: @unchecked Sendable {
   private var _refreshBodies: [String] = []
   var refreshBehaviour = RefreshBehaviour.issue
   var alwaysRejectTokens = false
+  /// The `expires_in` of every token a refresh issues.
+  var issuedLifetime: TimeInterval = 3_600
 
   var refreshCalls: Int { lock.withLock { _refreshCalls } }
   var refreshBodies: [String] { lock.withLock { _refreshBodies } }
@@ -32,19 +34,26 @@ final class TokenServer: @unchecked Sendable {
   func connection(
     token: String = "token-1", expiresIn: TimeInterval = 3_600,
     authentication: AuthenticationConfiguration = AuthenticationConfiguration(),
-    baseURL: String = "https://api.example.com/"
+    baseURL: String = "https://api.example.com/",
+    observers: [any EventObserver] = []
   ) throws -> ServerConnection {
+    var authentication = authentication
+    authentication.client = authentication.client ?? Self.client
     let connection = ServerConnection(
       configuration: ServerConfiguration(
         environment: .staging, baseURL: URL(string: baseURL)!, authentication: authentication),
-      transport: transport)
+      transport: transport, observers: observers)
     try connection.login(session: Self.session(token: token, expiresIn: expiresIn))
     return connection
   }
 
+  /// The app's client: credentials in the form body, the token endpoint on the API's host.
+  static let client = OAuthClient(
+    id: "app", secret: "client-s3cret", authenticationMethod: .clientSecretPost,
+    endpoints: OAuthEndpoints(token: "oauth/token"))
+
   static func session(token: String, expiresIn: TimeInterval = 3_600) -> Session {
     Session(
-      clientSecret: ClientSecret(id: "app", secret: "client-s3cret"),
       accessToken: AccessToken(
         value: token, expiresAt: Date().addingTimeInterval(expiresIn), refreshToken: "refresh-r1"))
   }
@@ -62,16 +71,16 @@ final class TokenServer: @unchecked Sendable {
   }
 
   private func refresh(_ request: TransportRequest) -> StubTransport.Answer {
-    let (behaviour, token): (RefreshBehaviour, String) = lock.withLock {
+    let (behaviour, token, lifetime): (RefreshBehaviour, String, TimeInterval) = lock.withLock {
       _refreshCalls += 1
       _refreshBodies.append(String(decoding: request.urlRequest.httpBody ?? Data(), as: UTF8.self))
-      if case .refuse = refreshBehaviour { return (refreshBehaviour, "") }
-      if case .fail = refreshBehaviour { return (refreshBehaviour, "") }
+      if case .refuse = refreshBehaviour { return (refreshBehaviour, "", 0) }
+      if case .fail = refreshBehaviour { return (refreshBehaviour, "", 0) }
       generation += 1
-      return (refreshBehaviour, "token-\(generation)")
+      return (refreshBehaviour, "token-\(generation)", issuedLifetime)
     }
     let issued = StubTransport.Answer.json([
-      "access_token": token, "token_type": "bearer", "expires_in": 3_600,
+      "access_token": token, "token_type": "bearer", "expires_in": lifetime,
     ])
     switch behaviour {
     case .issue: return issued

@@ -25,7 +25,7 @@ struct SimulatedPlaceRequest: RequestDescribing {
 /// A connection to a staging-like environment whose every call goes to `transport`.
 func simulatedConnection(
   _ transport: any HTTPTransport,
-  authentication: AuthenticationConfiguration = AuthenticationConfiguration()
+  authentication: AuthenticationConfiguration = SimulatedPlacesAPI.authentication
 ) -> ServerConnection {
   ServerConnection(
     configuration: ServerConfiguration(
@@ -39,16 +39,7 @@ func simulatedLogIn(
   _ connection: ServerConnection, email: String = SimulatedPlacesAPI.users[0].email,
   password: String = SimulatedPlacesAPI.users[0].password
 ) async throws {
-  let authentication = connection.configuration.authentication
-  let clientSecret = try await connection.execute(
-    ClientSecretRequest(email: email, password: password, configuration: authentication)
-  ).clientSecret
-  let token = try await connection.execute(
-    AccessTokenRequest(
-      grant: .password(username: email, password: password), clientSecret: clientSecret,
-      configuration: authentication)
-  ).accessToken
-  try connection.login(session: Session(clientSecret: clientSecret, accessToken: token))
+  try await connection.login(with: SimulatedPlacesAPI.LoginJob(email: email, password: password))
 }
 
 /// A session issued by a well-behaved simulator, for scenarios where logging in is not the point.

@@ -6,19 +6,12 @@ extension ServerConnection {
     authentication.session
   }
 
-  /// Installs `session`, e.g. the result of a ``LoginJob``, and saves it in the session store.
+  /// Installs `session`, e.g. the output of a login job, and saves it in the session store.
   ///
   /// Clears a previous "session expired" state.
   /// - Throws: ``SessionStoreError`` when the store cannot save it; the session is not installed.
   public func login(session: Session) throws(SessionStoreError) {
     try authentication.install(session)
-  }
-
-  /// Forgets the session and removes it from the session store.
-  ///
-  /// The session is forgotten even when removing it from the store fails.
-  public func logout() throws(SessionStoreError) {
-    try authentication.clear()
   }
 
   /// Loads the session saved in the session store, if any, and installs it.
@@ -36,18 +29,5 @@ extension ServerConnection {
   /// are posted as `Notification.Name.convoySessionDidChange`.
   public func sessionChanges() -> AsyncStream<Session?> {
     authentication.changes()
-  }
-
-  static func renew(_ session: Session, through pipeline: CallPipeline) async throws -> Session {
-    guard let refreshToken = session.accessToken.refreshToken else {
-      throw SessionController.Refusal.expired
-    }
-    let request = AccessTokenRequest(
-      grant: .refreshToken(refreshToken), clientSecret: session.clientSecret,
-      configuration: pipeline.configuration.authentication)
-    var renewed = try await pipeline.run(request).accessToken
-    // RFC 6749 §6: a server may keep the refresh token and not send it again.
-    renewed.refreshToken = renewed.refreshToken ?? refreshToken
-    return Session(clientSecret: session.clientSecret, accessToken: renewed)
   }
 }

@@ -3,13 +3,15 @@ import ConvoyTesting
 import Foundation
 import Testing
 
-@Suite struct LoginJobTests {
+/// The demo API's two-step login, built in ConvoyTesting from Convoy's public pieces.
+@Suite struct SimulatedLoginJobTests {
   private func connection(_ api: SimulatedPlacesAPI, observers: [any EventObserver] = [])
     -> ServerConnection
   {
     ServerConnection(
       configuration: ServerConfiguration(
-        environment: .staging, baseURL: URL(string: "https://staging.places.example/api/")!),
+        environment: .staging, baseURL: URL(string: "https://staging.places.example/api/")!,
+        authentication: SimulatedPlacesAPI.authentication),
       transport: api, observers: observers)
   }
 
@@ -17,8 +19,8 @@ import Testing
     let api = SimulatedPlacesAPI()
     let connection = connection(api)
     let session = try await connection.run(
-      LoginJob(email: "demo@convoy.example", password: "demo-password"))
-    #expect(session.clientSecret.id == "places-demo-app")
+      SimulatedPlacesAPI.LoginJob(email: "demo@convoy.example", password: "demo-password"))
+    #expect(session.clientSecret?.id == "places-demo-app")
     #expect(session.accessToken.refreshToken != nil)
     #expect(api.requests.map { $0.url.path } == ["/api/users/retrieve-client", "/api/oauth/token"])
     let grant = try #require(api.requests.last?.bodyText)
@@ -29,14 +31,16 @@ import Testing
 
   @Test func loginInstallsTheSessionForSignedRequests() async throws {
     let connection = connection(SimulatedPlacesAPI())
-    try await connection.login(email: "demo@convoy.example", password: "demo-password")
+    try await connection.login(
+      with: SimulatedPlacesAPI.LoginJob(email: "demo@convoy.example", password: "demo-password"))
     #expect(connection.session != nil)
   }
 
   @Test func wrongCredentialsFailTheJobWithoutAToken() async throws {
     let api = SimulatedPlacesAPI()
     await #expect {
-      try await connection(api).login(email: "demo@convoy.example", password: "nope")
+      try await connection(api).login(
+        with: SimulatedPlacesAPI.LoginJob(email: "demo@convoy.example", password: "nope"))
     } throws: { error in
       (error as? ServerConnectionError)?.statusCode == 401
     }
@@ -44,7 +48,7 @@ import Testing
   }
 
   @Test func thePasswordStaysOutOfDescriptions() {
-    let job = LoginJob(email: "demo@convoy.example", password: "hunter2")
+    let job = SimulatedPlacesAPI.LoginJob(email: "demo@convoy.example", password: "hunter2")
     var dumped = ""
     dump(job, to: &dumped)
     for text in [String(describing: job), String(reflecting: job), dumped] {
@@ -57,7 +61,8 @@ import Testing
     let connection = connection(
       SimulatedPlacesAPI(),
       observers: [AnyEventObserver { event in events.withLock { $0.append(event) } }])
-    _ = try await connection.run(LoginJob(email: "demo@convoy.example", password: "demo-password"))
+    _ = try await connection.run(
+      SimulatedPlacesAPI.LoginJob(email: "demo@convoy.example", password: "demo-password"))
     let all = events.current
     let jobEvents = all.filter { $0.requestID == nil }
     #expect(jobEvents.first?.name == .jobStarted)

@@ -1,0 +1,63 @@
+import Foundation
+
+/// What an authorization server says about itself (RFC 8414 §2; OpenID Connect Discovery 1.0
+/// §3 uses the same names).
+public struct AuthorizationServerMetadata: Decodable, Sendable, Hashable {
+  /// The issuer identifier; it must be the issuer the metadata was asked for (RFC 8414 §3.3).
+  public var issuer: String
+  /// The token endpoint.
+  public var tokenEndpoint: String?
+  /// The authorization endpoint.
+  public var authorizationEndpoint: String?
+  /// The device authorization endpoint (RFC 8628 §4).
+  public var deviceAuthorizationEndpoint: String?
+  /// The revocation endpoint (RFC 8414 §2).
+  public var revocationEndpoint: String?
+  /// The PKCE methods the server supports, e.g. `["S256"]`.
+  public var codeChallengeMethodsSupported: [String]?
+  /// The grants the server supports.
+  public var grantTypesSupported: [String]?
+
+  private enum CodingKeys: String, CodingKey {
+    case issuer
+    case tokenEndpoint = "token_endpoint"
+    case authorizationEndpoint = "authorization_endpoint"
+    case deviceAuthorizationEndpoint = "device_authorization_endpoint"
+    case revocationEndpoint = "revocation_endpoint"
+    case codeChallengeMethodsSupported = "code_challenge_methods_supported"
+    case grantTypesSupported = "grant_types_supported"
+  }
+
+  /// The two places metadata may be, in the order they are tried: RFC 8414's
+  /// `/.well-known/oauth-authorization-server` inserted before the issuer's path (§3.1), then
+  /// OpenID Connect's `/.well-known/openid-configuration` appended to it.
+  public static func locations(of issuer: URL) -> [URL] {
+    guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: true) else {
+      return []
+    }
+    let path =
+      components.percentEncodedPath.hasSuffix("/")
+      ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
+    components.query = nil
+    components.fragment = nil
+    components.percentEncodedPath = "/.well-known/oauth-authorization-server" + path
+    let standard = components.url
+    components.percentEncodedPath = path + "/.well-known/openid-configuration"
+    return [standard, components.url].compactMap { $0 }
+  }
+
+  /// Whether this metadata is `issuer`'s, ignoring one trailing slash.
+  func isIssued(by issuer: URL) -> Bool {
+    let trim = { (text: String) in text.hasSuffix("/") ? String(text.dropLast()) : text }
+    return trim(self.issuer) == trim(issuer.absoluteString)
+  }
+}
+
+/// Fetches an authorization server's metadata from one of its
+/// ``AuthorizationServerMetadata/locations(of:)``.
+struct AuthorizationServerMetadataRequest: RequestDescribing {
+  typealias Response = JSONResponse<AuthorizationServerMetadata>
+  let location: URL
+  var method: HTTPMethod { .get }
+  var path: String { location.absoluteString }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// What the person must do to approve a device login (RFC 8628 §3.2): visit
+/// ``verificationURI`` and enter ``userCode``, or open ``verificationURIComplete``.
+///
+/// ``DeviceLogin`` hands it to the caller once, then polls until the person decided.
+public struct DeviceAuthorization: Sendable, Hashable {
+  /// The code the person types, e.g. `WDJB-MJHT`.
+  public let userCode: String
+  /// Where the person enters it.
+  public let verificationURI: URL
+  /// The same page with the code filled in, when the server offers it (good for a QR code).
+  public let verificationURIComplete: URL?
+  /// When the codes expire; polling stops then with `expired_token`.
+  public let expiresAt: Date
+  /// The seconds between polls the server asked for (5 when it did not say).
+  public let interval: TimeInterval
+}
+
+/// Asks the device authorization endpoint for a device code and a user code (RFC 8628 §3.1).
+public struct DeviceAuthorizationRequest: RequestDescribing {
+  /// The answer: the codes.
+  public struct Response: ResponseDescribing {
+    /// What to show the person.
+    public let authorization: DeviceAuthorization
+    /// The code the app polls with; never shown.
+    public let deviceCode: String
+    /// The status, URL and headers.
+    public let response: HTTPResponse
+
+    private struct Payload: Decodable {
+      var deviceCode: String
+      var userCode: String
+      var verificationUri: String?
+      // Some servers (Google's, older drafts) say "verification_url".
+      var verificationUrl: String?
+      var verificationUriComplete: String?
+      var expiresIn: Double
+      var interval: Double?
+    }
+
+    /// Decodes the endpoint's JSON.
+    public init(data: Data, response: HTTPResponse) throws {
+      self.response = response
+      let decoder = JSONDecoder()
+      decoder.keyDecodingStrategy = .convertFromSnakeCase
+      let payload = try decoder.decode(Payload.self, from: data)
+      guard let uri = (payload.verificationUri ?? payload.verificationUrl).flatMap(URL.init)
+      else {
+        throw DecodingError.dataCorrupted(
+          .init(codingPath: [], debugDescription: "no verification_uri"))
+      }
+      deviceCode = payload.deviceCode
+      // RFC 8628 §3.2 sets no bound; an hour keeps the polling loop bounded whatever it says.
+      let lifetime = min(max(payload.expiresIn, 0), 3_600)
+      authorization = DeviceAuthorization(
+        userCode: payload.userCode, verificationURI: uri,
+        verificationURIComplete: payload.verificationUriComplete.flatMap(URL.init),
+        expiresAt: Date().addingTimeInterval(lifetime),
+        interval: max(payload.interval ?? 5, 0))
+    }
+  }
+
+  /// The client asking.
+  public var client: OAuthClient
+  /// The device authorization endpoint: a path or an absolute URL.
+  public var endpoint: String
+
+  /// Creates the request.
+  public init(client: OAuthClient, endpoint: String) {
+    self.client = client
+    self.endpoint = endpoint
+  }
+
+  /// `POST`.
+  public var method: HTTPMethod { .post }
+  /// The device authorization endpoint.
+  public var path: String { endpoint }
+  /// ``AuthorizationErrorDecoding/chain``.
+  public var decisions: [any ResponseDecision]? { AuthorizationErrorDecoding.chain }
+  /// HTTP Basic client authentication when configured so.
+  public var headers: HTTPHeaders {
+    guard let header = client.authentication().header else { return HTTPHeaders() }
+    return ["Authorization": header]
+  }
+  /// The client's parameters and `scope`, form-encoded.
+  public var body: RequestBody? {
+    var parameters = client.additionalParameters
+    if !client.scopes.isEmpty { parameters["scope"] = client.scopes.joined(separator: " ") }
+    parameters.merge(client.authentication().parameters) { _, client in client }
+    return AccessTokenRequest.form(parameters)
+  }
+}
+
+extension DeviceAuthorizationRequest.Response: HTTPResponseProviding {}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Logs a person in on another device: the device authorization grant (RFC 8628), what
+/// command-line tools use (`gh auth login` does).
+///
+/// The job asks for a user code, hands it to `showing` once — print it with the verification
+/// URI — then polls the token endpoint at the server's interval: `authorization_pending` waits
+/// on, `slow_down` adds 5 seconds to the interval, `access_denied` and `expired_token` end the
+/// job with an ``AuthorizationError``. Polling never outlives the codes' expiry; cancelling the
+/// job's token (or the task) stops it at once.
+///
+/// ```swift
+/// try await connection.loginWithDeviceCode { authorization in
+///   print("Open \(authorization.verificationURI) and enter \(authorization.userCode)")
+/// }
+/// ```
+public struct DeviceLogin: Job {
+  /// Shows the person what to do; called once, before polling starts.
+  public var showing: @Sendable (DeviceAuthorization) -> Void
+  /// The longest the whole login may take, in seconds; `nil` waits until the codes expire.
+  public var timeout: TimeInterval?
+  /// How much longer to wait after each `slow_down` (RFC 8628 §3.5: 5 seconds).
+  package var slowDownIncrement: TimeInterval = 5
+  /// The shortest wait between polls, whatever the server says: a server answering
+  /// `interval: 0` must not turn polling into a flood.
+  package var minimumInterval: TimeInterval = 1
+
+  /// Creates the job.
+  public init(
+    timeout: TimeInterval? = nil, showing: @escaping @Sendable (DeviceAuthorization) -> Void
+  ) {
+    self.timeout = timeout
+    self.showing = showing
+  }
+
+  /// Endpoints (discovered if needed) → codes → `showing` → polling → session.
+  public func makeOperation(on connection: ServerConnection) -> ResultOperation<Session> {
+    let server = connection.authorizationServer
+    let pipeline = connection.pipeline
+    let (showing, increment, floor) = (showing, slowDownIncrement, minimumInterval)
+    return TaskResultOperation { () async throws -> Session in
+      let client = try server.requireClient()
+      let endpoints = try await server.endpoints(through: pipeline)
+      guard let deviceEndpoint = endpoints.deviceAuthorization else {
+        throw AuthenticationSetupError.missingEndpoint("device_authorization_endpoint")
+      }
+      guard let tokenEndpoint = endpoints.token else {
+        throw AuthenticationSetupError.missingEndpoint("token_endpoint")
+      }
+      let codes = try await pipeline.run(
+        DeviceAuthorizationRequest(client: client, endpoint: deviceEndpoint))
+      showing(codes.authorization)
+      let poll = AccessTokenRequest(
+        grant: .deviceCode(codes.deviceCode), client: client, endpoint: tokenEndpoint)
+      var interval = max(codes.authorization.interval, floor)
+      while true {
+        guard Date().addingTimeInterval(interval) < codes.authorization.expiresAt else {
+          throw AuthorizationError(
+            code: .expiredToken, serverDescription: "the user code expired before approval",
+            context: ErrorContext(method: .post))
+        }
+        try await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+        do {
+          return Session(accessToken: try await pipeline.run(poll).accessToken)
+        } catch let error as AuthorizationError where error.code == .authorizationPending {
+          continue
+        } catch let error as AuthorizationError where error.code == .slowDown {
+          interval += increment
+        }
+      }
+    }
+  }
+}
+
+extension ServerConnection {
+  /// Runs a ``DeviceLogin`` and installs the session it yields.
+  ///
+  /// - Parameter showing: Shows the person the user code and where to enter it.
+  /// - Returns: The new session, already installed and saved in the session store.
+  @discardableResult
+  public func loginWithDeviceCode(
+    showing: @escaping @Sendable (DeviceAuthorization) -> Void
+  ) async throws -> Session {
+    try await login(with: DeviceLogin(showing: showing))
+  }
+}

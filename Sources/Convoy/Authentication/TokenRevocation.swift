@@ -1,0 +1,118 @@
+import Foundation
+
+/// Asks the authorization server to revoke a token (RFC 7009 §2.1), with the client
+/// authenticated as for the token endpoint.
+public struct TokenRevocationRequest: RequestDescribing {
+  /// The answer: nothing but the status; RFC 7009 §2.2 answers 200 even for an unknown token.
+  public typealias Response = EmptyResponse
+
+  /// Which kind of token is revoked, as a hint to the server (RFC 7009 §2.1).
+  public enum Kind: String, Sendable, Hashable {
+    /// A refresh token; servers revoke the access tokens issued with it too.
+    case refreshToken = "refresh_token"
+    /// An access token.
+    case accessToken = "access_token"
+  }
+
+  /// The token to revoke.
+  public var token: String
+  /// What it is.
+  public var kind: Kind
+  /// The client it was issued to.
+  public var client: OAuthClient
+  /// The revocation endpoint: a path or an absolute URL.
+  public var endpoint: String
+
+  /// Creates the request.
+  public init(token: String, kind: Kind, client: OAuthClient, endpoint: String) {
+    self.token = token
+    self.kind = kind
+    self.client = client
+    self.endpoint = endpoint
+  }
+
+  /// `POST`.
+  public var method: HTTPMethod { .post }
+  /// The revocation endpoint.
+  public var path: String { endpoint }
+  /// ``AuthorizationErrorDecoding/chain``.
+  public var decisions: [any ResponseDecision]? { AuthorizationErrorDecoding.chain }
+  /// HTTP Basic client authentication when configured so.
+  public var headers: HTTPHeaders {
+    guard let header = client.authentication().header else { return HTTPHeaders() }
+    return ["Authorization": header]
+  }
+  /// `token`, `token_type_hint` and the client's parameters, form-encoded.
+  public var body: RequestBody? {
+    var parameters = ["token": token, "token_type_hint": kind.rawValue]
+    parameters.merge(client.authentication().parameters) { _, client in client }
+    return AccessTokenRequest.form(parameters)
+  }
+}
+
+extension TokenRevocationRequest: CustomStringConvertible, CustomReflectable {
+  /// The kind and client, never the token.
+  public var description: String {
+    "TokenRevocationRequest(\(kind.rawValue), client: \(client.id), endpoint: \(endpoint))"
+  }
+  /// A mirror without the token.
+  public var customMirror: Mirror {
+    Mirror(self, children: ["kind": kind, "client": client, "endpoint": endpoint])
+  }
+}
+
+/// What ``ServerConnection/logout()`` achieved at the server; the session is forgotten locally
+/// in every case.
+public enum RevocationOutcome: Sendable {
+  /// The server revoked the session's tokens.
+  case revoked
+  /// Nothing was sent: no session, or no revocation endpoint is configured or discovered.
+  case notAttempted
+  /// The server could not be asked or refused; the tokens may still be valid there.
+  case failed(any Error)
+}
+
+extension ServerConnection {
+  /// Revokes the session's tokens at the server when a revocation endpoint is known (RFC 7009:
+  /// the refresh token, then the access token), then forgets the session and removes it from the
+  /// session store — even when revocation failed, which observers hear as a notice.
+  ///
+  /// - Returns: What happened at the server.
+  /// - Throws: ``SessionStoreError`` when the saved session cannot be removed; the session is
+  ///   forgotten in memory all the same.
+  @discardableResult
+  public func logout() async throws(SessionStoreError) -> RevocationOutcome {
+    let outcome: RevocationOutcome
+    if let session {
+      outcome = await revoke(session)
+    } else {
+      outcome = .notAttempted
+    }
+    if case .failed(let error) = outcome {
+      EventEmitter.notice(
+        to: observers, "token revocation failed; the session is forgotten locally: \(error)")
+    }
+    try authentication.clear()
+    return outcome
+  }
+
+  private func revoke(_ session: Session) async -> RevocationOutcome {
+    guard let configured = authorizationServer.client else { return .notAttempted }
+    let client = session.clientSecret.map(configured.presenting) ?? configured
+    let pipeline = self.pipeline
+    do {
+      guard let endpoint = try await authorizationServer.endpoints(through: pipeline).revocation
+      else { return .notAttempted }
+      var tokens: [(String, TokenRevocationRequest.Kind)] = []
+      if let refresh = session.accessToken.refreshToken { tokens.append((refresh, .refreshToken)) }
+      tokens.append((session.accessToken.value, .accessToken))
+      for (token, kind) in tokens {
+        _ = try await pipeline.run(
+          TokenRevocationRequest(token: token, kind: kind, client: client, endpoint: endpoint))
+      }
+      return .revoked
+    } catch {
+      return .failed(error)
+    }
+  }
+}
