@@ -101,19 +101,9 @@ public struct FileSessionStore: SessionStore {
     guard descriptor >= 0 else {
       throw .unwritable(location: path, reason: String(cString: strerror(errno)))
     }
-    let written = data.withUnsafeBytes { buffer -> Bool in
-      var offset = 0
-      while offset < buffer.count {
-        let count = posixWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if count < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        offset += count
-      }
-      return fsync(descriptor) == 0
-    }
-    let reason = written ? "" : String(cString: strerror(errno))
+    let failure = writeAll(data, to: descriptor)
+    let written = failure == 0 && fsync(descriptor) == 0
+    let reason = written ? "" : String(cString: strerror(failure == 0 ? errno : failure))
     close(descriptor)
     guard written else {
       unlink(path)
@@ -124,9 +114,4 @@ public struct FileSessionStore: SessionStore {
   private static func reason(_ error: any Error) -> String {
     (error as NSError).localizedDescription
   }
-}
-
-// Inside the store, `write` names its own method; this reaches the system call.
-private func posixWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  write(descriptor, bytes, count)
 }

@@ -2,11 +2,9 @@ import Foundation
 
 #if canImport(Glibc)
   import Glibc
-  private let systemWrite = Glibc.write
   private let systemClose = Glibc.close
 #elseif canImport(Darwin)
   import Darwin
-  private let systemWrite = Darwin.write
   private let systemClose = Darwin.close
 #endif
 
@@ -126,18 +124,7 @@ final class PartialFileWriter {
   }
 
   func write(_ data: Data) throws(FileTransferFailure) {
-    let result = data.withUnsafeBytes { buffer -> Int32 in
-      var written = 0
-      while written < buffer.count {
-        let count = systemWrite(descriptor, buffer.baseAddress! + written, buffer.count - written)
-        if count < 0 {
-          if errno == EINTR { continue }
-          return errno
-        }
-        written += count
-      }
-      return 0
-    }
+    let result = writeAll(data, to: descriptor)
     guard result == 0 else { throw failure(errno: result, path: path) }
     offset += Int64(data.count)
   }
