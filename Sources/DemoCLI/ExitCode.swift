@@ -53,7 +53,7 @@ enum ExitCode: Int32, Sendable, CaseIterable {
     case .notLoggedIn, .sessionExpired, .savedLoginUnreadable, .forbidden: self = .notPermitted
     case .notFound: self = .notFound
     case .invalidInput: self = .invalidInput
-    case .unreadableResponse: self = .unreadableResponse
+    case .unreadableResponse, .malformedResponse: self = .unreadableResponse
     case .invalidRequest: self = .software
     case .storageFull, .fileNotSaved: self = .cannotCreate
     case .unknown: self = .failure

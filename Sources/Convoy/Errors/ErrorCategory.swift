@@ -27,6 +27,9 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
   case rateLimited
   /// The server failed (5xx).
   case serverFailure
+  /// The server broke the protocol: a garbled status line or header, a broken chunked body, a
+  /// redirect loop. The server's fault, not the app's; a moment later it may answer properly.
+  case malformedResponse
   /// The answer could not be read (bad JSON, unexpected form).
   case unreadableResponse
   /// The app built a request that cannot be sent (bad URL, unencodable body).

@@ -117,7 +117,7 @@ public struct ErrorMessageProvider: Sendable {
     case .cannotFindHost, .cannotConnectToHost, .networkConnectionLost: .serverUnreachable
     case .timedOut: .timedOut
     case .secureConnectionFailed: .insecureConnection
-    case .badServerResponse, .tooManyRedirects: .unreadableResponse
+    case .badServerResponse, .tooManyRedirects: .malformedResponse
     case .unsupportedURL, .fileUnreadable: .invalidRequest
     case .notCached: .notAvailableOffline
     case .cancelled, .readerTooSlow, .other: .unknown
@@ -160,6 +160,9 @@ public struct ErrorMessageProvider: Sendable {
     .serverFailure: ErrorMessage(
       title: "Server problem",
       text: "The server ran into a problem. Please try again later."),
+    .malformedResponse: ErrorMessage(
+      title: "Server problem",
+      text: "The server sent a broken answer. Please try again later."),
     .unreadableResponse: ErrorMessage(
       title: "Unexpected answer",
       text: "The server sent an answer this app doesn't understand. Try updating the app."),

@@ -18,11 +18,15 @@ public struct TransportFailure: Error, Sendable, Hashable, CustomStringConvertib
     case cannotFindHost
     /// The host refused or could not take the connection.
     case cannotConnectToHost
-    /// The connection dropped during the transfer.
+    /// The connection dropped before the answer was whole: reset, closed before the head, or
+    /// closed before the body reached its announced `Content-Length`. The server may have acted on
+    /// the request; an idempotent call may be sent again.
     case networkConnectionLost
     /// TLS failed: handshake, protocol or an untrusted certificate.
     case secureConnectionFailed
-    /// The server sent something that is not a valid HTTP answer.
+    /// The server sent something that is not a valid HTTP answer: a garbage status line, a header
+    /// line without a colon, a broken chunked body. Worded as the server's fault
+    /// (``ErrorCategory/malformedResponse``).
     case badServerResponse
     /// A redirect chain was too long or looped.
     case tooManyRedirects

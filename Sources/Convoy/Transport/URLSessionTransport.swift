@@ -67,7 +67,8 @@ public final class URLSessionTransport: HTTPTransport {
     _ request: TransportRequest, receiver: any TransferReceiver
   ) -> any StreamingTransferHandle {
     let urlRequest = Self.sessionRequest(for: request)
-    let streaming = URLSessionStreamingTask(receiver: receiver, bytesSent: Self.bodySize(of: request))
+    let streaming = URLSessionStreamingTask(
+      receiver: receiver, bytesSent: Self.bodySize(of: request))
     let task: URLSessionTask
     if let fileURL = request.bodyFileURL {
       task = session.uploadTask(with: urlRequest, fromFile: fileURL)
@@ -124,16 +125,25 @@ public final class URLSessionTransport: HTTPTransport {
     return TransportFailure(kind: .badServerResponse, detail: "the answer was not HTTP")
   }
 
-  /// FoundationNetworking reports a failed TLS handshake as `URLError.unknown` (-1) carrying
-  /// libcurl's OpenSSL message; it is a TLS failure like any other, so it is named as one.
+  /// FoundationNetworking reports several faults as `URLError.unknown` (-1) or a code that blames
+  /// the app, carrying libcurl's sentence as the description: a failed TLS handshake, a body
+  /// shorter than its `Content-Length`, a garbage status line (`unsupportedURL`). The sentence
+  /// names the fault, so it is read the way ``CurlTransport`` reads it.
   private static func failure(for error: URLError) -> TransportFailure {
-    let text = error.localizedDescription
-    let mentionsTLS = ["SSL", "TLS"].contains {
-      text.range(of: $0, options: .caseInsensitive) != nil
-    }
-    if error.code == .unknown, mentionsTLS {
-      return TransportFailure(kind: .secureConnectionFailed, detail: "URLError -1 (TLS)")
-    }
+    #if canImport(FoundationNetworking)
+      let text = error.localizedDescription
+      let base = TransportFailure.Kind(error.code)
+      let refined = LibcurlErrorMessage.refine(base, message: text)
+      if refined != base {
+        return TransportFailure(kind: refined, detail: "URLError \(error.code.rawValue): \(text)")
+      }
+      let mentionsTLS = ["SSL", "TLS"].contains {
+        text.range(of: $0, options: .caseInsensitive) != nil
+      }
+      if error.code == .unknown, mentionsTLS {
+        return TransportFailure(kind: .secureConnectionFailed, detail: "URLError -1 (TLS)")
+      }
+    #endif
     return TransportFailure(error)
   }
 

@@ -12,10 +12,9 @@
     package static let writeData: Int32 = 10_001
     package static let url: Int32 = 10_002
     package static let readData: Int32 = 10_009
+    package static let errorBuffer: Int32 = 10_010
     package static let writeFunction: Int32 = 20_011
     package static let readFunction: Int32 = 20_012
-    package static let lowSpeedLimit: Int32 = 19
-    package static let lowSpeedTime: Int32 = 20
     package static let httpHeader: Int32 = 10_023
     package static let headerData: Int32 = 10_029
     package static let customRequest: Int32 = 10_036
@@ -36,6 +35,9 @@
     package static let noProgress: Int32 = 43
     package static let xferInfoData: Int32 = 10_057
     package static let xferInfoFunction: Int32 = 20_219
+
+    /// The size `CURLOPT_ERRORBUFFER` must have (`CURL_ERROR_SIZE`).
+    package static let errorBufferSize = 256
 
     /// A write callback's return value that pauses receiving and keeps the bytes offered for
     /// later (`CURL_WRITEFUNC_PAUSE`).

@@ -5,9 +5,13 @@
     ///
     /// - Parameters:
     ///   - curlCode: The code from `CURLMSG_DONE`.
-    ///   - text: libcurl's sentence for it (`curl_easy_strerror`); it names no URL or credential.
-    init(curlCode: Int32, text: String) {
-      self.init(kind: Kind(curlCode: curlCode), detail: "curl \(curlCode): \(text)")
+    ///   - text: libcurl's sentence for the code (`curl_easy_strerror`).
+    ///   - message: libcurl's sentence for this very failure (`CURLOPT_ERRORBUFFER`), empty when
+    ///     it wrote none; it tells apart faults that share a code (``LibcurlErrorMessage``). It
+    ///     names at most a host and port, never a credential.
+    init(curlCode: Int32, text: String, message: String = "") {
+      let kind = LibcurlErrorMessage.refine(Kind(curlCode: curlCode), message: message)
+      self.init(kind: kind, detail: "curl \(curlCode): \(message.isEmpty ? text : message)")
     }
   }
 

@@ -17,6 +17,27 @@
       #expect(TransportFailure.Kind(curlCode: code) == kind)
     }
 
+    @Test(arguments: [
+      (
+        Int32(56), "Illegal or missing hexadecimal sequence in chunked-encoding",
+        TransportFailure.Kind.badServerResponse
+      ),
+      (1, "Received HTTP/0.9 when not allowed", .badServerResponse),
+      (1, "Protocol \"gopher\" not supported or disabled in libcurl", .unsupportedURL),
+      (8, "Header without colon", .badServerResponse),
+      (18, "transfer closed with 900 bytes remaining to read", .networkConnectionLost),
+      (56, "Recv failure: Connection reset by peer", .networkConnectionLost),
+      (35, "OpenSSL SSL_connect: Connection reset by peer", .secureConnectionFailed),
+      (28, "Operation timed out after 1000 milliseconds with 0 bytes received", .timedOut),
+    ])
+    func tellsApartFaultsThatShareACodeByLibcurlsSentence(
+      code: Int32, message: String, kind: TransportFailure.Kind
+    ) {
+      let failure = TransportFailure(curlCode: code, text: "generic", message: message)
+      #expect(failure.kind == kind)
+      #expect(failure.detail == "curl \(code): \(message)")
+    }
+
     @Test func saysWhichCurlCodeFailedAndWhy() {
       let failure = TransportFailure(curlCode: 7, text: "Couldn't connect to server")
       #expect(failure.detail == "curl 7: Couldn't connect to server")
