@@ -47,7 +47,8 @@ enum ExitCode: Int32, Sendable, CaseIterable {
   /// The code for a family of failure.
   init(category: ErrorCategory) {
     switch category {
-    case .offline, .serverUnreachable, .insecureConnection, .serverFailure, .notAvailableOffline:
+    case .offline, .serverUnreachable, .insecureConnection, .untrustedServer, .serverFailure,
+      .notAvailableOffline:
       self = .unavailable
     case .timedOut, .rateLimited: self = .temporary
     case .notLoggedIn, .sessionExpired, .savedLoginUnreadable, .forbidden: self = .notPermitted

@@ -30,7 +30,7 @@ struct FaultConformanceTests {
   func reportsEachFaultAsTheSameKind(
     _ kind: TransportUnderTest, fault: FaultServer.Fault, expected: TransportFailure.Kind
   ) async throws {
-    let result = await transfer(
+    let result = await exchange(
       TransportRequest(urlRequest: URLRequest(url: FaultServer.shared.url(fault.rawValue))),
       over: try kind.make())
     guard case .failure(let failure) = result else {
@@ -43,7 +43,7 @@ struct FaultConformanceTests {
   @Test(arguments: TransportUnderTest.allCases)
   func failsWhenTheBodyStallsForTheIdleTimeout(_ kind: TransportUnderTest) async throws {
     let started = Date()
-    let result = await transfer(
+    let result = await exchange(
       TransportRequest(
         urlRequest: URLRequest(
           url: FaultServer.shared.url(FaultServer.Fault.stallDuringBody.rawValue)),
@@ -119,13 +119,4 @@ private func connection(_ kind: TransportUnderTest, retries: Int = 0) throws -> 
   configuration.timeout = 20
   configuration.retryPolicy = RetryPolicy(maximumRetries: retries, baseDelay: 0.01, jitter: 0)
   return ServerConnection(configuration: configuration, transport: try kind.make())
-}
-
-/// One exchange straight on the transport, below Convoy's pipeline.
-private func transfer(_ request: TransportRequest, over transport: any HTTPTransport) async
-  -> Result<TransportResponse, TransportFailure>
-{
-  await withCheckedContinuation { continuation in
-    _ = transport.startTransfer(request) { continuation.resume(returning: $0) }
-  }
 }

@@ -11,6 +11,9 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
   case timedOut
   /// A secure connection could not be made.
   case insecureConnection
+  /// The server could not prove it is the server asked for (an untrusted certificate, a public
+  /// key that matches no pin): nothing was sent to it.
+  case untrustedServer
   /// The user must log in first.
   case notLoggedIn
   /// The session ended and the user must log in again.

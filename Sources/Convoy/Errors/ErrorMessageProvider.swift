@@ -64,6 +64,7 @@ public struct ErrorMessageProvider: Sendable {
     case is StreamFormatError, is JSONLinesDecodingError: .unreadableResponse
     case is EncodingError: .invalidRequest
     case is SessionStoreError: .savedLoginUnreadable
+    case is TLSConfigurationError: .invalidRequest
     case let error as FileTransferFailure: category(of: error.kind)
     default: .unknown
     }
@@ -117,6 +118,7 @@ public struct ErrorMessageProvider: Sendable {
     case .cannotFindHost, .cannotConnectToHost, .networkConnectionLost: .serverUnreachable
     case .timedOut: .timedOut
     case .secureConnectionFailed: .insecureConnection
+    case .untrustedServerCertificate, .pinnedKeyMismatch: .untrustedServer
     case .badServerResponse, .tooManyRedirects: .malformedResponse
     case .unsupportedURL, .fileUnreadable: .invalidRequest
     case .notCached: .notAvailableOffline
@@ -141,6 +143,11 @@ public struct ErrorMessageProvider: Sendable {
     .insecureConnection: ErrorMessage(
       title: "Connection not secure",
       text: "A secure connection to the server couldn't be made. Check the network you're on."),
+    .untrustedServer: ErrorMessage(
+      title: "Connection not trusted",
+      text:
+        "The server couldn't prove its identity, so nothing was sent. The network you're on may "
+        + "be intercepting secure connections."),
     .notLoggedIn: ErrorMessage(
       title: "Please log in", text: "You need to log in to do that."),
     .sessionExpired: ErrorMessage(

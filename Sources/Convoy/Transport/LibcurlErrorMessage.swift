@@ -16,16 +16,22 @@
     /// what its code says even when the sentence mentions a reset. The phrases are libcurl's,
     /// stable across the 7.x and 8.x releases that Convoy supports.
     static func refine(_ kind: TransportFailure.Kind, message: String) -> TransportFailure.Kind {
+      let text = message.lowercased()
+      // FoundationNetworking reports a certificate it cannot verify, or a pin mismatch, as
+      // `URLError.unknown` or `secureConnectionFailed`.
+      if kind == .secureConnectionFailed || kind == .other {
+        if text.contains("ssl certificate problem") { return .untrustedServerCertificate }
+        if text.contains("pinned public key") { return .pinnedKeyMismatch }
+      }
       guard refinable.contains(kind) else { return kind }
-      return Self.kind(of: message) ?? kind
+      return Self.kind(of: text) ?? kind
     }
 
     private static let refinable: Set<TransportFailure.Kind> = [
       .unsupportedURL, .networkConnectionLost, .badServerResponse, .other,
     ]
 
-    private static func kind(of message: String) -> TransportFailure.Kind? {
-      let text = message.lowercased()
+    private static func kind(of text: String) -> TransportFailure.Kind? {
       // The server broke HTTP's framing: its answer cannot be read at all.
       if malformedPhrases.contains(where: text.contains) { return .badServerResponse }
       // The server went away before the answer was whole.

@@ -26,6 +26,55 @@ public final class URLSessionTransport: HTTPTransport {
       delegateQueue: nil)
   }
 
+  /// A transport whose HTTPS connections follow `tls`.
+  ///
+  /// On Linux, FoundationNetworking cannot evaluate server trust in a session delegate
+  /// (`URLProtectionSpace.serverTrust` is unsupported), has no client identities and cannot set a
+  /// minimum TLS version, so every setting but the platform's own is refused there with the
+  /// setting named: use ``CurlTransport/init(tls:)``, which honours them all.
+  ///
+  /// - Throws: ``TLSConfigurationError`` for a setting that is wrong or that this platform's
+  ///   `URLSession` cannot honour.
+  public convenience init(
+    configuration: URLSessionConfiguration = .default, tls: TLSConfiguration
+  ) throws(TLSConfigurationError) {
+    try tls.validate()
+    #if canImport(FoundationNetworking)
+      if let refusal = Self.refusal(of: tls) { throw refusal }
+    #endif
+    self.init(configuration: configuration)
+  }
+
+  #if canImport(FoundationNetworking)
+    /// The first setting of `tls` FoundationNetworking cannot honour, and why.
+    static func refusal(of tls: TLSConfiguration) -> TLSConfigurationError? {
+      let noTrust =
+        "FoundationNetworking cannot evaluate server trust (URLProtectionSpace.serverTrust is "
+        + "unsupported on Linux); CurlTransport(tls:) can"
+      if !tls.trustedCertificates.isEmpty {
+        return TLSConfigurationError(setting: .trustedCertificates, reason: noTrust)
+      }
+      if !tls.trustsSystemCertificates {
+        return TLSConfigurationError(setting: .trustsSystemCertificates, reason: noTrust)
+      }
+      if !tls.pinnedPublicKeyHashes.isEmpty {
+        return TLSConfigurationError(setting: .pinnedPublicKeyHashes, reason: noTrust)
+      }
+      if tls.clientIdentity != nil {
+        return TLSConfigurationError(
+          setting: .clientIdentity,
+          reason: "FoundationNetworking has no client identities (there is no Security framework "
+            + "on Linux); CurlTransport(tls:) can send a PEM certificate and key")
+      }
+      if tls.minimumVersion != nil {
+        return TLSConfigurationError(
+          setting: .minimumVersion,
+          reason: "FoundationNetworking cannot set a minimum TLS version; CurlTransport(tls:) can")
+      }
+      return nil
+    }
+  #endif
+
   deinit {
     // The last reference can drop on the session's own delegate queue (a transfer's completion
     // releasing its exchange); invalidating synchronously there traps in FoundationNetworking.

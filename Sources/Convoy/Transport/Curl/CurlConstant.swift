@@ -51,6 +51,23 @@
     /// A read callback's return value that aborts the transfer (`CURL_READFUNC_ABORT`).
     package static let readAbort = 0x1000_0000
 
+    // TLS options.
+    package static let keyPassword: Int32 = 10_026
+    package static let sslVersion: Int32 = 32
+    package static let caInfo: Int32 = 10_065
+    package static let sslCertType: Int32 = 10_086
+    package static let sslKeyType: Int32 = 10_088
+    package static let caPath: Int32 = 10_097
+    package static let pinnedPublicKey: Int32 = 10_230
+    package static let sslCertBlob: Int32 = 40_291
+    package static let sslKeyBlob: Int32 = 40_292
+    package static let caInfoBlob: Int32 = 40_309
+    /// `CURL_SSLVERSION_TLSv1_2` and `CURL_SSLVERSION_TLSv1_3`: the oldest version accepted.
+    package static let sslVersionTLS12 = 6
+    package static let sslVersionTLS13 = 7
+    /// `CURL_BLOB_COPY`: libcurl copies a blob's bytes.
+    package static let blobCopy: UInt32 = 1
+
     // Multi options and messages.
     package static let multiPipelining: Int32 = 3
     /// `CURLPIPE_MULTIPLEX`: several transfers share one HTTP/2 connection.

@@ -27,11 +27,14 @@
       case 7, 97: self = .cannotConnectToHost
       // OPERATION_TIMEDOUT
       case 28: self = .timedOut
-      // SSL_CONNECT_ERROR, PEER_FAILED_VERIFICATION (51 before 7.62, 60 since), SSL_ENGINE_*,
-      // SSL_CERTPROBLEM, SSL_CIPHER, USE_SSL_FAILED, SSL_CACERT_BADFILE, SSL_SHUTDOWN_FAILED,
-      // SSL_CRL_BADFILE, SSL_ISSUER_ERROR, SSL_PINNEDPUBKEYNOTMATCH, SSL_INVALIDCERTSTATUS,
+      // PEER_FAILED_VERIFICATION (51 before 7.62, 60 since), SSL_ISSUER_ERROR
+      case 51, 60, 83: self = .untrustedServerCertificate
+      // SSL_PINNEDPUBKEYNOTMATCH
+      case 90: self = .pinnedKeyMismatch
+      // SSL_CONNECT_ERROR, SSL_ENGINE_*, SSL_CERTPROBLEM, SSL_CIPHER, USE_SSL_FAILED,
+      // SSL_CACERT_BADFILE, SSL_SHUTDOWN_FAILED, SSL_CRL_BADFILE, SSL_INVALIDCERTSTATUS,
       // SSL_CLIENTCERT
-      case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98:
+      case 35, 53, 54, 58, 59, 64, 66, 77, 80, 82, 91, 98:
         self = .secureConnectionFailed
       // PARTIAL_FILE, GOT_NOTHING, SEND_ERROR, RECV_ERROR
       case 18, 52, 55, 56: self = .networkConnectionLost

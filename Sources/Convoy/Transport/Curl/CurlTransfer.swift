@@ -60,7 +60,7 @@
     /// request cannot be sent (a URL libcurl rejects, an unreadable body file).
     init(
       request: TransportRequest, library: CurlLibrary, loop: CurlMultiThread,
-      defaultUserAgent: String, consumer: Consumer
+      defaultUserAgent: String, tls: CurlTLSOptions? = nil, consumer: Consumer
     ) throws(TransportFailure) {
       guard let url = request.urlRequest.url else {
         throw TransportFailure(kind: .unsupportedURL, detail: "the request has no URL")
@@ -79,6 +79,7 @@
         self.receiver = nil
       }
       try configure(request, defaultUserAgent: defaultUserAgent)
+      tls?.apply(to: easy, library: library)
     }
 
     deinit {

@@ -6,8 +6,10 @@
     @Test(arguments: [
       (Int32(7), TransportFailure.Kind.cannotConnectToHost), (6, .cannotFindHost),
       (5, .cannotFindHost),
-      (28, .timedOut), (35, .secureConnectionFailed), (51, .secureConnectionFailed),
-      (58, .secureConnectionFailed), (60, .secureConnectionFailed), (77, .secureConnectionFailed),
+      (28, .timedOut), (35, .secureConnectionFailed), (51, .untrustedServerCertificate),
+      (58, .secureConnectionFailed), (60, .untrustedServerCertificate),
+      (77, .secureConnectionFailed),
+      (90, .pinnedKeyMismatch),
       (52, .networkConnectionLost), (56, .networkConnectionLost), (8, .badServerResponse),
       (42, .cancelled), (1, .unsupportedURL), (26, .fileUnreadable), (27, .other),
     ])
