@@ -3,6 +3,10 @@ import Foundation
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
+#if canImport(Security) && !canImport(FoundationNetworking)
+  // `tls_protocol_version_t`, for the minimum TLS version.
+  import Security
+#endif
 
 /// The default transport: Foundation's `URLSession`, with the corrections Linux needs.
 ///
@@ -13,67 +17,54 @@ import Foundation
 public final class URLSessionTransport: HTTPTransport {
   private let session: URLSession
   private let streamingTasks = URLSessionStreamingTasks()
+  /// Why the delegate refused a server's trust, by task: the task itself only reports that its
+  /// challenge was cancelled.
+  private let trustFailures = Locked<[Int: TransportFailure]>([:])
 
   /// Creates a transport with its own session built from `configuration`.
   ///
   /// The configuration's `urlCache` is removed; use Convoy's HTTP cache instead.
-  public init(configuration: URLSessionConfiguration = .default) {
+  public convenience init(configuration: URLSessionConfiguration = .default) {
+    self.init(configuration: configuration, trust: nil)
+  }
+
+  private init(configuration: URLSessionConfiguration, trust: URLSessionTrust?) {
     let configuration = configuration.copy() as! URLSessionConfiguration
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     session = URLSession(
-      configuration: configuration, delegate: SessionDelegate(streamingTasks: streamingTasks),
+      configuration: configuration,
+      delegate: SessionDelegate(
+        streamingTasks: streamingTasks, trust: trust, trustFailures: trustFailures),
       delegateQueue: nil)
   }
 
   /// A transport whose HTTPS connections follow `tls`.
   ///
-  /// On Linux, FoundationNetworking cannot evaluate server trust in a session delegate
-  /// (`URLProtectionSpace.serverTrust` is unsupported), has no client identities and cannot set a
-  /// minimum TLS version, so every setting but the platform's own is refused there with the
-  /// setting named: use ``CurlTransport/init(tls:)``, which honours them all.
+  /// On Apple platforms the session's delegate evaluates server trust with `SecTrust` (extra
+  /// authorities, pins) and answers client-certificate challenges with a PKCS#12 identity; the
+  /// minimum version goes to `tlsMinimumSupportedProtocolVersion`. On Linux, FoundationNetworking
+  /// cannot evaluate server trust in a delegate (`URLProtectionSpace.serverTrust` is
+  /// unsupported), has no client identities and cannot set a minimum TLS version, so every setting
+  /// but the platform's own is refused there with the setting named: use
+  /// ``CurlTransport/init(tls:)``, which honours them all.
   ///
   /// - Throws: ``TLSConfigurationError`` for a setting that is wrong or that this platform's
   ///   `URLSession` cannot honour.
   public convenience init(
     configuration: URLSessionConfiguration = .default, tls: TLSConfiguration
   ) throws(TLSConfigurationError) {
-    try tls.validate()
-    #if canImport(FoundationNetworking)
-      if let refusal = Self.refusal(of: tls) { throw refusal }
+    let trust = try URLSessionTrust(tls)
+    let configuration = configuration.copy() as! URLSessionConfiguration
+    #if !canImport(FoundationNetworking)
+      switch tls.minimumVersion {
+      case .tls12: configuration.tlsMinimumSupportedProtocolVersion = .TLSv12
+      case .tls13: configuration.tlsMinimumSupportedProtocolVersion = .TLSv13
+      case nil: break
+      }
     #endif
-    self.init(configuration: configuration)
+    self.init(configuration: configuration, trust: tls == .platform ? nil : trust)
   }
-
-  #if canImport(FoundationNetworking)
-    /// The first setting of `tls` FoundationNetworking cannot honour, and why.
-    static func refusal(of tls: TLSConfiguration) -> TLSConfigurationError? {
-      let noTrust =
-        "FoundationNetworking cannot evaluate server trust (URLProtectionSpace.serverTrust is "
-        + "unsupported on Linux); CurlTransport(tls:) can"
-      if !tls.trustedCertificates.isEmpty {
-        return TLSConfigurationError(setting: .trustedCertificates, reason: noTrust)
-      }
-      if !tls.trustsSystemCertificates {
-        return TLSConfigurationError(setting: .trustsSystemCertificates, reason: noTrust)
-      }
-      if !tls.pinnedPublicKeyHashes.isEmpty {
-        return TLSConfigurationError(setting: .pinnedPublicKeyHashes, reason: noTrust)
-      }
-      if tls.clientIdentity != nil {
-        return TLSConfigurationError(
-          setting: .clientIdentity,
-          reason: "FoundationNetworking has no client identities (there is no Security framework "
-            + "on Linux); CurlTransport(tls:) can send a PEM certificate and key")
-      }
-      if tls.minimumVersion != nil {
-        return TLSConfigurationError(
-          setting: .minimumVersion,
-          reason: "FoundationNetworking cannot set a minimum TLS version; CurlTransport(tls:) can")
-      }
-      return nil
-    }
-  #endif
 
   deinit {
     // The last reference can drop on the session's own delegate queue (a transfer's completion
@@ -91,7 +82,14 @@ public final class URLSessionTransport: HTTPTransport {
     let handle = Handle()
     let startDate = Date()
     let bytesSent = Self.bodySize(of: request)
+    let trustFailures = self.trustFailures
     let finish: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
+      if let identifier = handle.task?.taskIdentifier,
+        let failure = trustFailures.withLock({ $0.removeValue(forKey: identifier) })
+      {
+        completion(.failure(failure))
+        return
+      }
       completion(
         Self.result(
           data: data, response: response ?? handle.task?.response, error: error,
@@ -228,9 +226,16 @@ public final class URLSessionTransport: HTTPTransport {
 
   private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let streamingTasks: URLSessionStreamingTasks
+    private let trust: URLSessionTrust?
+    private let trustFailures: Locked<[Int: TransportFailure]>
 
-    init(streamingTasks: URLSessionStreamingTasks) {
+    init(
+      streamingTasks: URLSessionStreamingTasks, trust: URLSessionTrust?,
+      trustFailures: Locked<[Int: TransportFailure]>
+    ) {
       self.streamingTasks = streamingTasks
+      self.trust = trust
+      self.trustFailures = trustFailures
     }
 
     func urlSession(
@@ -255,7 +260,12 @@ public final class URLSessionTransport: HTTPTransport {
     func urlSession(
       _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
     ) {
-      streamingTasks.remove(task.taskIdentifier)?.didComplete(error: error, response: task.response)
+      let streaming = streamingTasks.remove(task.taskIdentifier)
+      if let failure = trustFailures.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
+        streaming?.didFail(failure)
+        return
+      }
+      streaming?.didComplete(error: error, response: task.response)
     }
 
     func urlSession(
@@ -272,12 +282,29 @@ public final class URLSessionTransport: HTTPTransport {
         @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
       #if !canImport(FoundationNetworking)
-        // Server trust is evaluated by the system as usual; only credentials are refused.
-        if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
-          completionHandler(.performDefaultHandling, nil)
+        let method = challenge.protectionSpace.authenticationMethod
+        if method == NSURLAuthenticationMethodServerTrust {
+          // Without a TLSConfiguration the system evaluates trust as usual.
+          guard let trust, let serverTrust = challenge.protectionSpace.serverTrust else {
+            completionHandler(.performDefaultHandling, nil)
+            return
+          }
+          if let failure = trust.failure(evaluating: serverTrust) {
+            trustFailures.withLock { $0[task.taskIdentifier] = failure }
+            completionHandler(.cancelAuthenticationChallenge, nil)
+          } else {
+            completionHandler(.useCredential, URLCredential(trust: serverTrust))
+          }
+          return
+        }
+        if method == NSURLAuthenticationMethodClientCertificate,
+          let credential = trust?.clientCredential
+        {
+          completionHandler(.useCredential, credential)
           return
         }
       #endif
+      // Credentials are Convoy's business (headers), never the session's.
       completionHandler(.cancelAuthenticationChallenge, nil)
     }
   }
