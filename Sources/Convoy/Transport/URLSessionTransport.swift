@@ -14,6 +14,7 @@ import Foundation
 /// - Authentication challenges are refused, so a `401` with `WWW-Authenticate: Basic` comes back
 ///   as a `401` answer instead of hanging FoundationNetworking forever.
 /// - The session keeps no `URLCache`: Convoy's own cache decides what is reused.
+/// - The session keeps no cookies: ``CookieTransport`` and a ``CookieJar`` do, for every transport.
 public final class URLSessionTransport: HTTPTransport {
   private let session: URLSession
   private let streamingTasks = URLSessionStreamingTasks()
@@ -32,6 +33,11 @@ public final class URLSessionTransport: HTTPTransport {
     let configuration = configuration.copy() as! URLSessionConfiguration
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    // Cookies are Convoy's (CookieJar, CookieTransport), the same on every transport: the
+    // session neither stores nor sends any of its own.
+    configuration.httpCookieStorage = nil
+    configuration.httpShouldSetCookies = false
+    configuration.httpCookieAcceptPolicy = .never
     session = URLSession(
       configuration: configuration,
       delegate: SessionDelegate(
