@@ -199,7 +199,8 @@ extension TransportFailure {
     case .unsupportedURL: code = .unsupportedURL
     case .fileUnreadable: code = .fileDoesNotExist
     case .notCached: code = .resourceUnavailable
-    case .pinnedKeyMismatch, .readerTooSlow, .other: return StubbedFailure(description: detail)
+    case .pinnedKeyMismatch, .proxyRefused, .readerTooSlow, .other:
+      return StubbedFailure(description: detail)
     }
     return URLError(code)
   }

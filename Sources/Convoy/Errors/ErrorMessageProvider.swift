@@ -115,7 +115,8 @@ public struct ErrorMessageProvider: Sendable {
   public static func category(of kind: TransportFailure.Kind) -> ErrorCategory {
     switch kind {
     case .notConnectedToInternet: .offline
-    case .cannotFindHost, .cannotConnectToHost, .networkConnectionLost: .serverUnreachable
+    case .cannotFindHost, .cannotConnectToHost, .networkConnectionLost, .proxyRefused:
+      .serverUnreachable
     case .timedOut: .timedOut
     case .secureConnectionFailed: .insecureConnection
     case .untrustedServerCertificate, .pinnedKeyMismatch: .untrustedServer

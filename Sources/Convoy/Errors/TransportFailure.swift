@@ -31,6 +31,9 @@ public struct TransportFailure: Error, Sendable, Hashable, CustomStringConvertib
     /// The server's public key matches none of ``TLSConfiguration/pinnedPublicKeyHashes``. Never
     /// retried.
     case pinnedKeyMismatch
+    /// The proxy refused to open a tunnel (`CONNECT`) to the server: it requires credentials, or
+    /// refuses the destination. Not retried: the same call gets the same refusal.
+    case proxyRefused
     /// The server sent something that is not a valid HTTP answer: a garbage status line, a header
     /// line without a colon, a broken chunked body. Worded as the server's fault
     /// (``ErrorCategory/malformedResponse``).

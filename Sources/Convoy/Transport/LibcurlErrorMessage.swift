@@ -23,6 +23,10 @@
         if text.contains("ssl certificate problem") { return .untrustedServerCertificate }
         if text.contains("pinned public key") { return .pinnedKeyMismatch }
       }
+      // "Received HTTP code 407 from proxy after CONNECT", "CONNECT tunnel failed, response 403"
+      if text.contains("from proxy after connect") || text.contains("connect tunnel failed") {
+        return .proxyRefused
+      }
       guard refinable.contains(kind) else { return kind }
       return Self.kind(of: text) ?? kind
     }

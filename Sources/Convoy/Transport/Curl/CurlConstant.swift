@@ -51,6 +51,12 @@
     /// A read callback's return value that aborts the transfer (`CURL_READFUNC_ABORT`).
     package static let readAbort = 0x1000_0000
 
+    // Proxy options.
+    package static let proxy: Int32 = 10_004
+    package static let proxyUsername: Int32 = 10_175
+    package static let proxyPassword: Int32 = 10_176
+    package static let noProxy: Int32 = 10_177
+
     // TLS options.
     package static let keyPassword: Int32 = 10_026
     package static let sslVersion: Int32 = 32

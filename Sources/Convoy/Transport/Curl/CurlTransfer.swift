@@ -60,7 +60,8 @@
     /// request cannot be sent (a URL libcurl rejects, an unreadable body file).
     init(
       request: TransportRequest, library: CurlLibrary, loop: CurlMultiThread,
-      defaultUserAgent: String, tls: CurlTLSOptions? = nil, consumer: Consumer
+      defaultUserAgent: String, tls: CurlTLSOptions? = nil, proxy: ProxyConfiguration? = nil,
+      consumer: Consumer
     ) throws(TransportFailure) {
       guard let url = request.urlRequest.url else {
         throw TransportFailure(kind: .unsupportedURL, detail: "the request has no URL")
@@ -80,6 +81,7 @@
       }
       try configure(request, defaultUserAgent: defaultUserAgent)
       tls?.apply(to: easy, library: library)
+      proxy?.apply(to: easy, library: library)
     }
 
     deinit {

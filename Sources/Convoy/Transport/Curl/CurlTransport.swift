@@ -26,6 +26,7 @@
     private let loop: CurlMultiThread
     private let userAgent: String
     private let tls: CurlTLSOptions?
+    private let proxy: ProxyConfiguration?
 
     /// Loads libcurl (once per process) and starts the transport's thread.
     ///
@@ -36,22 +37,29 @@
       loop = try CurlMultiThread(library: library)
       userAgent = "\(ProcessInfo.processInfo.processName) (unknown version) curl/\(library.version)"
       tls = nil
+      proxy = nil
     }
 
-    /// A transport whose HTTPS connections follow `tls`: every setting of ``TLSConfiguration``
-    /// is honoured, certificate files are read now.
+    /// A transport whose HTTPS connections follow `tls`, and which sends every call through
+    /// `proxy` when given one: every setting of ``TLSConfiguration`` is honoured, certificate
+    /// files are read now.
     ///
     /// ```swift
     /// let ca = URL(fileURLWithPath: "/etc/convoy/staging-ca.pem")
     /// let transport = try CurlTransport(tls: TLSConfiguration(trustedCertificates: [.file(ca)]))
     /// ```
     ///
+    /// - Parameters:
+    ///   - configuration: Trust, pins, client certificate, minimum version.
+    ///   - proxy: A proxy for every call, replacing the environment's (`http_proxy`, `no_proxy`);
+    ///     `nil` keeps libcurl's reading of the environment.
     /// - Throws: ``CurlTransportUnavailable`` as ``init()``, or ``TLSConfigurationError`` for a
     ///   setting that is wrong (an unreadable file, a malformed pin) or that this libcurl is too
     ///   old for.
-    public init(tls configuration: TLSConfiguration) throws {
+    public init(tls configuration: TLSConfiguration, proxy: ProxyConfiguration? = nil) throws {
       let library = try CurlLibrary.shared.get()
       tls = configuration == .platform ? nil : try CurlTLSOptions(configuration, library: library)
+      self.proxy = proxy
       self.library = library
       loop = try CurlMultiThread(library: library)
       userAgent = "\(ProcessInfo.processInfo.processName) (unknown version) curl/\(library.version)"
@@ -103,7 +111,7 @@
       do {
         transfer = try CurlTransfer(
           request: request, library: library, loop: loop, defaultUserAgent: userAgent,
-          tls: tls, consumer: consumer)
+          tls: tls, proxy: proxy, consumer: consumer)
       } catch {
         failedToStart(error)
         return NothingToCancel()
