@@ -53,7 +53,7 @@ public final class URLSessionTransport: HTTPTransport {
   /// cannot evaluate server trust in a delegate (`URLProtectionSpace.serverTrust` is
   /// unsupported), has no client identities and cannot set a minimum TLS version, so every setting
   /// but the platform's own is refused there with the setting named: use
-  /// ``CurlTransport/init(tls:)``, which honours them all.
+  /// ``CurlTransport/init(tls:proxy:)``, which honours them all.
   ///
   /// - Throws: ``TLSConfigurationError`` for a setting that is wrong or that this platform's
   ///   `URLSession` cannot honour.
