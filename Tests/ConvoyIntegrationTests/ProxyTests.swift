@@ -60,6 +60,28 @@
       #expect(!failure.detail.contains(ProxyServer.password))
     }
 
+    @Test func goesThroughASOCKS5ProxyWithItsCredentials() async throws {
+      let ca = TLSConfiguration(trustedCertificates: [.file(TLSServer.shared.caFile)])
+      func socks(_ password: String) throws -> CurlTransport {
+        try CurlTransport(
+          tls: ca,
+          proxy: ProxyConfiguration(
+            kind: .socks5, host: "127.0.0.1", port: ProxyServer.shared.socksPort,
+            credentials: .init(user: ProxyServer.user, password: password)))
+      }
+      let accepted = try socks(ProxyServer.password)
+      let plain = HTTPBin.shared.url("/get")
+      #expect(try await exchange(plain, over: accepted).get().statusCode == 200)
+      let secure = TLSServer.shared.secureURL("/get")
+      #expect(try await exchange(secure, over: accepted).get().statusCode == 200)
+      let refused = await exchange(plain, over: try socks("wrong"))
+      guard case .failure(let failure) = refused else {
+        Issue.record("the SOCKS5 proxy let a wrong password through")
+        return
+      }
+      #expect(failure.kind == .proxyRefused, "\(failure)")
+    }
+
     @Test func neverShowsTheProxyPassword() {
       let proxy = ProxyConfiguration(
         kind: .socks5, host: "proxy.example", port: 1080,

@@ -1,7 +1,8 @@
 import Foundation
 
 /// `scripts/proxy_server.py`: two proxy.py HTTP proxies on loopback, one open and one requiring
-/// Basic credentials (``user``, ``password``), started once per test process and stopped at exit.
+/// Basic credentials (``user``, ``password``), and a SOCKS5 proxy requiring the same, started once
+/// per test process and stopped at exit.
 final class ProxyServer: LoopbackServer {
   let server: LoopbackServerProcess
 
@@ -16,8 +17,13 @@ final class ProxyServer: LoopbackServer {
     server = LoopbackServerProcess.start(script: "proxy_server.py", arguments: ["127.0.0.1"])
   }
 
-  /// The proxy that requires credentials.
-  var authenticatingPort: Int {
-    server.details.first { $0.hasPrefix("auth=") }.flatMap { Int($0.dropFirst(5)) } ?? 0
+  /// The HTTP proxy that requires credentials.
+  var authenticatingPort: Int { port(named: "auth") }
+  /// The SOCKS5 proxy, which requires the same credentials.
+  var socksPort: Int { port(named: "socks") }
+
+  private func port(named name: String) -> Int {
+    server.details.first { $0.hasPrefix(name + "=") }
+      .flatMap { Int($0.dropFirst(name.count + 1)) } ?? 0
   }
 }

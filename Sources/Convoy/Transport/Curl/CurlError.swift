@@ -23,8 +23,10 @@
       case 1, 3: self = .unsupportedURL
       // COULDNT_RESOLVE_PROXY, COULDNT_RESOLVE_HOST
       case 5, 6: self = .cannotFindHost
-      // COULDNT_CONNECT, PROXY (a proxy handshake failed)
-      case 7, 97: self = .cannotConnectToHost
+      // COULDNT_CONNECT
+      case 7: self = .cannotConnectToHost
+      // PROXY: the proxy's handshake refused the transfer (SOCKS5 credentials or destination)
+      case 97: self = .proxyRefused
       // OPERATION_TIMEDOUT
       case 28: self = .timedOut
       // PEER_FAILED_VERIFICATION (51 before 7.62, 60 since), SSL_ISSUER_ERROR

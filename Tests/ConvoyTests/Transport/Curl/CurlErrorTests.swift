@@ -9,7 +9,7 @@
       (28, .timedOut), (35, .secureConnectionFailed), (51, .untrustedServerCertificate),
       (58, .secureConnectionFailed), (60, .untrustedServerCertificate),
       (77, .secureConnectionFailed),
-      (90, .pinnedKeyMismatch),
+      (90, .pinnedKeyMismatch), (97, .proxyRefused),
       (52, .networkConnectionLost), (56, .networkConnectionLost), (8, .badServerResponse),
       (42, .cancelled), (1, .unsupportedURL), (26, .fileUnreadable), (27, .other),
     ])
