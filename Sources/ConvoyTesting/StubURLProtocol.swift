@@ -193,12 +193,14 @@ extension TransportFailure {
     case .cannotConnectToHost: code = .cannotConnectToHost
     case .networkConnectionLost: code = .networkConnectionLost
     case .secureConnectionFailed: code = .secureConnectionFailed
+    case .untrustedServerCertificate: code = .serverCertificateUntrusted
     case .badServerResponse: code = .badServerResponse
     case .tooManyRedirects: code = .httpTooManyRedirects
     case .unsupportedURL: code = .unsupportedURL
     case .fileUnreadable: code = .fileDoesNotExist
     case .notCached: code = .resourceUnavailable
-    case .readerTooSlow, .other: return StubbedFailure(description: detail)
+    case .pinnedKeyMismatch, .proxyRefused, .readerTooSlow, .other:
+      return StubbedFailure(description: detail)
     }
     return URLError(code)
   }

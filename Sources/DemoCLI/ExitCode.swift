@@ -48,7 +48,8 @@ enum ExitCode: Int32, Sendable, CaseIterable {
   /// The code for a family of failure.
   init(category: ErrorCategory) {
     switch category {
-    case .offline, .serverUnreachable, .insecureConnection, .serverFailure, .notAvailableOffline:
+    case .offline, .serverUnreachable, .insecureConnection, .untrustedServer, .serverFailure,
+      .notAvailableOffline:
       self = .unavailable
     case .timedOut, .rateLimited, .loginIncomplete: self = .temporary
     case .notLoggedIn, .sessionExpired, .savedLoginUnreadable, .forbidden, .wrongCredentials:
@@ -56,7 +57,7 @@ enum ExitCode: Int32, Sendable, CaseIterable {
     case .appMisconfigured: self = .configuration
     case .notFound: self = .notFound
     case .invalidInput: self = .invalidInput
-    case .unreadableResponse: self = .unreadableResponse
+    case .unreadableResponse, .malformedResponse: self = .unreadableResponse
     case .invalidRequest: self = .software
     case .storageFull, .fileNotSaved: self = .cannotCreate
     case .unknown: self = .failure

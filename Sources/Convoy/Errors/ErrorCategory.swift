@@ -11,6 +11,9 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
   case timedOut
   /// A secure connection could not be made.
   case insecureConnection
+  /// The server could not prove it is the server asked for (an untrusted certificate, a public
+  /// key that matches no pin): nothing was sent to it.
+  case untrustedServer
   /// The user must log in first.
   case notLoggedIn
   /// The session ended and the user must log in again.
@@ -35,6 +38,9 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
   case rateLimited
   /// The server failed (5xx).
   case serverFailure
+  /// The server broke the protocol: a garbled status line or header, a broken chunked body, a
+  /// redirect loop. The server's fault, not the app's; a moment later it may answer properly.
+  case malformedResponse
   /// The answer could not be read (bad JSON, unexpected form).
   case unreadableResponse
   /// The app built a request that cannot be sent (bad URL, unencodable body).

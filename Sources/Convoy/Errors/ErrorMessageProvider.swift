@@ -64,6 +64,7 @@ public struct ErrorMessageProvider: Sendable {
     case is DecodingError: .unreadableResponse
     case is StreamFormatError, is JSONLinesDecodingError: .unreadableResponse
     case is EncodingError: .invalidRequest
+    case is TLSConfigurationError: .invalidRequest
     default: .unknown
     }
   }
@@ -103,10 +104,12 @@ public struct ErrorMessageProvider: Sendable {
   public static func category(of kind: TransportFailure.Kind) -> ErrorCategory {
     switch kind {
     case .notConnectedToInternet: .offline
-    case .cannotFindHost, .cannotConnectToHost, .networkConnectionLost: .serverUnreachable
+    case .cannotFindHost, .cannotConnectToHost, .networkConnectionLost, .proxyRefused:
+      .serverUnreachable
     case .timedOut: .timedOut
     case .secureConnectionFailed: .insecureConnection
-    case .badServerResponse, .tooManyRedirects: .unreadableResponse
+    case .untrustedServerCertificate, .pinnedKeyMismatch: .untrustedServer
+    case .badServerResponse, .tooManyRedirects: .malformedResponse
     case .unsupportedURL, .fileUnreadable: .invalidRequest
     case .notCached: .notAvailableOffline
     case .cancelled, .readerTooSlow, .other: .unknown
@@ -130,6 +133,11 @@ public struct ErrorMessageProvider: Sendable {
     .insecureConnection: ErrorMessage(
       title: "Connection not secure",
       text: "A secure connection to the server couldn't be made. Check the network you're on."),
+    .untrustedServer: ErrorMessage(
+      title: "Connection not trusted",
+      text:
+        "The server couldn't prove its identity, so nothing was sent. The network you're on may "
+        + "be intercepting secure connections."),
     .notLoggedIn: ErrorMessage(
       title: "Please log in", text: "You need to log in to do that."),
     .sessionExpired: ErrorMessage(
@@ -159,6 +167,9 @@ public struct ErrorMessageProvider: Sendable {
     .serverFailure: ErrorMessage(
       title: "Server problem",
       text: "The server ran into a problem. Please try again later."),
+    .malformedResponse: ErrorMessage(
+      title: "Server problem",
+      text: "The server sent a broken answer. Please try again later."),
     .unreadableResponse: ErrorMessage(
       title: "Unexpected answer",
       text: "The server sent an answer this app doesn't understand. Try updating the app."),

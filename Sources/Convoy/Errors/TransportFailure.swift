@@ -18,11 +18,25 @@ public struct TransportFailure: Error, Sendable, Hashable, CustomStringConvertib
     case cannotFindHost
     /// The host refused or could not take the connection.
     case cannotConnectToHost
-    /// The connection dropped during the transfer.
+    /// The connection dropped before the answer was whole: reset, closed before the head, or
+    /// closed before the body reached its announced `Content-Length`. The server may have acted on
+    /// the request; an idempotent call may be sent again.
     case networkConnectionLost
-    /// TLS failed: handshake, protocol or an untrusted certificate.
+    /// TLS failed: the handshake, the protocol version, a client certificate the server refused.
     case secureConnectionFailed
-    /// The server sent something that is not a valid HTTP answer.
+    /// The server's certificate is not signed by an authority the transport trusts, has expired,
+    /// or names another host. Never retried: a moment later changes nothing, and it may be an
+    /// attacker's.
+    case untrustedServerCertificate
+    /// The server's public key matches none of ``TLSConfiguration/pinnedPublicKeyHashes``. Never
+    /// retried.
+    case pinnedKeyMismatch
+    /// The proxy refused to open a tunnel (`CONNECT`) to the server: it requires credentials, or
+    /// refuses the destination. Not retried: the same call gets the same refusal.
+    case proxyRefused
+    /// The server sent something that is not a valid HTTP answer: a garbage status line, a header
+    /// line without a colon, a broken chunked body. Worded as the server's fault
+    /// (``ErrorCategory/malformedResponse``).
     case badServerResponse
     /// A redirect chain was too long or looped.
     case tooManyRedirects
@@ -74,9 +88,10 @@ extension TransportFailure.Kind {
     case .networkConnectionLost: self = .networkConnectionLost
     // What URLSession reports for a cache-only request that finds nothing cached.
     case .resourceUnavailable: self = .notCached
-    case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
-      .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid,
-      .clientCertificateRejected, .clientCertificateRequired,
+    case .serverCertificateHasBadDate, .serverCertificateUntrusted,
+      .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid:
+      self = .untrustedServerCertificate
+    case .secureConnectionFailed, .clientCertificateRejected, .clientCertificateRequired,
       .appTransportSecurityRequiresSecureConnection:
       self = .secureConnectionFailed
     case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData,

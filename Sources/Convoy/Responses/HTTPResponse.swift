@@ -27,8 +27,12 @@ public struct HTTPResponse: Sendable {
   /// The header fields, looked up case-insensitively, repeated fields kept apart.
   public let headers: HTTPHeaders
 
-  /// Only ever handed to `HTTPURLResponse`, whose version is not public API, so it stays internal.
-  let httpVersion: String
+  /// The protocol the answer came in, as its status line names it: `"HTTP/2"`, `"HTTP/1.1"`.
+  ///
+  /// `nil` when the transport cannot tell: `URLSession` does not report it (`HTTPURLResponse`
+  /// keeps it private). ``CurlTransport`` always sets it, so an app can see that HTTP/2 was
+  /// negotiated.
+  public let httpVersion: String?
   /// Shared by every copy, so a response built for one copy serves them all.
   private let foundationResponse: Locked<HTTPURLResponse?>
 
@@ -38,13 +42,8 @@ public struct HTTPResponse: Sendable {
   ///   - statusCode: The status code.
   ///   - url: The URL that answered.
   ///   - headers: The header fields, repeated fields as separate fields.
-  public init(statusCode: Int, url: URL?, headers: HTTPHeaders) {
-    self.init(statusCode: statusCode, url: url, headers: headers, httpVersion: "HTTP/1.1")
-  }
-
-  /// Creates a response head that gives the lazily built `HTTPURLResponse` the version the
-  /// status line named (`HTTP/2`), as a transport that parses that line knows it.
-  init(statusCode: Int, url: URL?, headers: HTTPHeaders, httpVersion: String) {
+  ///   - httpVersion: The protocol of the answer (`"HTTP/2"`), when the transport knows it.
+  public init(statusCode: Int, url: URL?, headers: HTTPHeaders, httpVersion: String? = nil) {
     self.statusCode = statusCode
     self.url = url
     self.headers = headers
@@ -64,7 +63,7 @@ public struct HTTPResponse: Sendable {
     statusCode = httpURLResponse.statusCode
     url = httpURLResponse.url
     self.headers = headers
-    httpVersion = "HTTP/1.1"
+    httpVersion = nil
     foundationResponse = Locked(httpURLResponse)
   }
 
@@ -90,7 +89,8 @@ public struct HTTPResponse: Sendable {
   private func makeHTTPURLResponse() -> HTTPURLResponse {
     guard
       let response = HTTPURLResponse(
-        url: url ?? Self.placeholderURL, statusCode: statusCode, httpVersion: httpVersion,
+        url: url ?? Self.placeholderURL, statusCode: statusCode,
+        httpVersion: httpVersion ?? "HTTP/1.1",
         headerFields: headers.dictionary)
     else {
       // FoundationNetworking never fails here; Apple's documents a failure it does not describe.

@@ -113,6 +113,16 @@ final class URLSessionStreamingTask: StreamingTransferHandle, @unchecked Sendabl
     receiver.transferDidComplete(.failure(URLSessionTransport.failure(for: error)))
   }
 
+  /// Ends the transfer with a failure the session's task cannot express (a refused server trust).
+  func didFail(_ failure: TransportFailure) {
+    let isFirst = lock.withLock { () -> Bool in
+      defer { isOver = true }
+      return !isOver
+    }
+    guard isFirst else { return }
+    receiver.transferDidComplete(.failure(failure))
+  }
+
   private func deliverHead(_ http: HTTPURLResponse) {
     let isFirst = lock.withLock { () -> Bool in
       defer { isHeadDelivered = true }

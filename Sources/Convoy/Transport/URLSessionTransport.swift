@@ -3,6 +3,10 @@ import Foundation
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
+#if canImport(Security) && !canImport(FoundationNetworking)
+  // `tls_protocol_version_t`, for the minimum TLS version.
+  import Security
+#endif
 
 /// The default transport: Foundation's `URLSession`, with the corrections Linux needs.
 ///
@@ -10,20 +14,62 @@ import Foundation
 /// - Authentication challenges are refused, so a `401` with `WWW-Authenticate: Basic` comes back
 ///   as a `401` answer instead of hanging FoundationNetworking forever.
 /// - The session keeps no `URLCache`: Convoy's own cache decides what is reused.
+/// - The session keeps no cookies: ``CookieTransport`` and a ``CookieJar`` do, for every transport.
 public final class URLSessionTransport: HTTPTransport {
   private let session: URLSession
   private let streamingTasks = URLSessionStreamingTasks()
+  /// Why the delegate refused a server's trust, by task: the task itself only reports that its
+  /// challenge was cancelled.
+  private let trustFailures = Locked<[Int: TransportFailure]>([:])
 
   /// Creates a transport with its own session built from `configuration`.
   ///
   /// The configuration's `urlCache` is removed; use Convoy's HTTP cache instead.
-  public init(configuration: URLSessionConfiguration = .default) {
+  public convenience init(configuration: URLSessionConfiguration = .default) {
+    self.init(configuration: configuration, trust: nil)
+  }
+
+  private init(configuration: URLSessionConfiguration, trust: URLSessionTrust?) {
     let configuration = configuration.copy() as! URLSessionConfiguration
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    // Cookies are Convoy's (CookieJar, CookieTransport), the same on every transport: the
+    // session neither stores nor sends any of its own.
+    configuration.httpCookieStorage = nil
+    configuration.httpShouldSetCookies = false
+    configuration.httpCookieAcceptPolicy = .never
     session = URLSession(
-      configuration: configuration, delegate: SessionDelegate(streamingTasks: streamingTasks),
+      configuration: configuration,
+      delegate: SessionDelegate(
+        streamingTasks: streamingTasks, trust: trust, trustFailures: trustFailures),
       delegateQueue: nil)
+  }
+
+  /// A transport whose HTTPS connections follow `tls`.
+  ///
+  /// On Apple platforms the session's delegate evaluates server trust with `SecTrust` (extra
+  /// authorities, pins) and answers client-certificate challenges with a PKCS#12 identity; the
+  /// minimum version goes to `tlsMinimumSupportedProtocolVersion`. On Linux, FoundationNetworking
+  /// cannot evaluate server trust in a delegate (`URLProtectionSpace.serverTrust` is
+  /// unsupported), has no client identities and cannot set a minimum TLS version, so every setting
+  /// but the platform's own is refused there with the setting named: use
+  /// ``CurlTransport/init(tls:proxy:)``, which honours them all.
+  ///
+  /// - Throws: ``TLSConfigurationError`` for a setting that is wrong or that this platform's
+  ///   `URLSession` cannot honour.
+  public convenience init(
+    configuration: URLSessionConfiguration = .default, tls: TLSConfiguration
+  ) throws(TLSConfigurationError) {
+    let trust = try URLSessionTrust(tls)
+    let configuration = configuration.copy() as! URLSessionConfiguration
+    #if !canImport(FoundationNetworking)
+      switch tls.minimumVersion {
+      case .tls12: configuration.tlsMinimumSupportedProtocolVersion = .TLSv12
+      case .tls13: configuration.tlsMinimumSupportedProtocolVersion = .TLSv13
+      case nil: break
+      }
+    #endif
+    self.init(configuration: configuration, trust: tls == .platform ? nil : trust)
   }
 
   deinit {
@@ -42,7 +88,14 @@ public final class URLSessionTransport: HTTPTransport {
     let handle = Handle()
     let startDate = Date()
     let bytesSent = Self.bodySize(of: request)
+    let trustFailures = self.trustFailures
     let finish: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
+      if let identifier = handle.task?.taskIdentifier,
+        let failure = trustFailures.withLock({ $0.removeValue(forKey: identifier) })
+      {
+        completion(.failure(failure))
+        return
+      }
       completion(
         Self.result(
           data: data, response: response ?? handle.task?.response, error: error,
@@ -125,21 +178,25 @@ public final class URLSessionTransport: HTTPTransport {
     return TransportFailure(kind: .badServerResponse, detail: "the answer was not HTTP")
   }
 
-  /// FoundationNetworking reports a failed TLS handshake as `URLError.unknown` (-1) carrying
-  /// libcurl's OpenSSL message; it is a TLS failure like any other, so it is named as one.
+  /// FoundationNetworking reports several faults as `URLError.unknown` (-1) or a code that blames
+  /// the app, carrying libcurl's sentence as the description: a failed TLS handshake, a body
+  /// shorter than its `Content-Length`, a garbage status line (`unsupportedURL`). The sentence
+  /// names the fault, so it is read the way ``CurlTransport`` reads it.
   private static func failure(for error: URLError) -> TransportFailure {
-    let text = error.localizedDescription
-    let mentionsTLS = ["SSL", "TLS"].contains {
-      text.range(of: $0, options: .caseInsensitive) != nil
-    }
-    if error.code == .unknown, mentionsTLS {
-      return TransportFailure(kind: .secureConnectionFailed, detail: "URLError -1 (TLS)")
-    }
-    // libcurl's CURLE_PARTIAL_FILE, which FoundationNetworking passes on as -1 with libcurl's
-    // text: the connection closed before the body's end, as ``CurlTransport`` reports it.
-    if error.code == .unknown, text.contains("transfer closed with outstanding read data") {
-      return TransportFailure(kind: .networkConnectionLost, detail: "URLError -1 (body cut short)")
-    }
+    #if canImport(FoundationNetworking)
+      let text = error.localizedDescription
+      let base = TransportFailure.Kind(error.code)
+      let refined = LibcurlErrorMessage.refine(base, message: text)
+      if refined != base {
+        return TransportFailure(kind: refined, detail: "URLError \(error.code.rawValue): \(text)")
+      }
+      let mentionsTLS = ["SSL", "TLS"].contains {
+        text.range(of: $0, options: .caseInsensitive) != nil
+      }
+      if error.code == .unknown, mentionsTLS {
+        return TransportFailure(kind: .secureConnectionFailed, detail: "URLError -1 (TLS)")
+      }
+    #endif
     return TransportFailure(error)
   }
 
@@ -175,9 +232,16 @@ public final class URLSessionTransport: HTTPTransport {
 
   private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let streamingTasks: URLSessionStreamingTasks
+    private let trust: URLSessionTrust?
+    private let trustFailures: Locked<[Int: TransportFailure]>
 
-    init(streamingTasks: URLSessionStreamingTasks) {
+    init(
+      streamingTasks: URLSessionStreamingTasks, trust: URLSessionTrust?,
+      trustFailures: Locked<[Int: TransportFailure]>
+    ) {
       self.streamingTasks = streamingTasks
+      self.trust = trust
+      self.trustFailures = trustFailures
     }
 
     func urlSession(
@@ -202,7 +266,12 @@ public final class URLSessionTransport: HTTPTransport {
     func urlSession(
       _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
     ) {
-      streamingTasks.remove(task.taskIdentifier)?.didComplete(error: error, response: task.response)
+      let streaming = streamingTasks.remove(task.taskIdentifier)
+      if let failure = trustFailures.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
+        streaming?.didFail(failure)
+        return
+      }
+      streaming?.didComplete(error: error, response: task.response)
     }
 
     func urlSession(
@@ -219,12 +288,29 @@ public final class URLSessionTransport: HTTPTransport {
         @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
       #if !canImport(FoundationNetworking)
-        // Server trust is evaluated by the system as usual; only credentials are refused.
-        if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
-          completionHandler(.performDefaultHandling, nil)
+        let method = challenge.protectionSpace.authenticationMethod
+        if method == NSURLAuthenticationMethodServerTrust {
+          // Without a TLSConfiguration the system evaluates trust as usual.
+          guard let trust, let serverTrust = challenge.protectionSpace.serverTrust else {
+            completionHandler(.performDefaultHandling, nil)
+            return
+          }
+          if let failure = trust.failure(evaluating: serverTrust) {
+            trustFailures.withLock { $0[task.taskIdentifier] = failure }
+            completionHandler(.cancelAuthenticationChallenge, nil)
+          } else {
+            completionHandler(.useCredential, URLCredential(trust: serverTrust))
+          }
+          return
+        }
+        if method == NSURLAuthenticationMethodClientCertificate,
+          let credential = trust?.clientCredential
+        {
+          completionHandler(.useCredential, credential)
           return
         }
       #endif
+      // Credentials are Convoy's business (headers), never the session's.
       completionHandler(.cancelAuthenticationChallenge, nil)
     }
   }

@@ -129,6 +129,17 @@ import Testing
     }
   }
 
+  @Test func aBrokenAnswerOrARedirectLoopIsTheServersFaultNotTheApps() {
+    for kind in [TransportFailure.Kind.badServerResponse, .tooManyRedirects] {
+      let error = ServerConnectionError.transportFailed(
+        TransportFailure(kind: kind, detail: "test"), Self.context)
+      #expect(ErrorMessageProvider.category(of: error) == .malformedResponse)
+      let text = ErrorMessageProvider.standard.message(for: error)?.text ?? ""
+      #expect(text == "The server sent a broken answer. Please try again later.")
+      #expect(!text.localizedCaseInsensitiveContains("app"))
+    }
+  }
+
   @Test func statusesAreSortedIntoFamilies() {
     #expect(ErrorMessageProvider.category(ofStatus: 401) == .notLoggedIn)
     #expect(ErrorMessageProvider.category(ofStatus: 404) == .notFound)

@@ -12,10 +12,9 @@
     package static let writeData: Int32 = 10_001
     package static let url: Int32 = 10_002
     package static let readData: Int32 = 10_009
+    package static let errorBuffer: Int32 = 10_010
     package static let writeFunction: Int32 = 20_011
     package static let readFunction: Int32 = 20_012
-    package static let lowSpeedLimit: Int32 = 19
-    package static let lowSpeedTime: Int32 = 20
     package static let httpHeader: Int32 = 10_023
     package static let headerData: Int32 = 10_029
     package static let customRequest: Int32 = 10_036
@@ -37,6 +36,9 @@
     package static let xferInfoData: Int32 = 10_057
     package static let xferInfoFunction: Int32 = 20_219
 
+    /// The size `CURLOPT_ERRORBUFFER` must have (`CURL_ERROR_SIZE`).
+    package static let errorBufferSize = 256
+
     /// A write callback's return value that pauses receiving and keeps the bytes offered for
     /// later (`CURL_WRITEFUNC_PAUSE`).
     package static let writePause = 0x1000_0001
@@ -48,6 +50,29 @@
 
     /// A read callback's return value that aborts the transfer (`CURL_READFUNC_ABORT`).
     package static let readAbort = 0x1000_0000
+
+    // Proxy options.
+    package static let proxy: Int32 = 10_004
+    package static let proxyUsername: Int32 = 10_175
+    package static let proxyPassword: Int32 = 10_176
+    package static let noProxy: Int32 = 10_177
+
+    // TLS options.
+    package static let keyPassword: Int32 = 10_026
+    package static let sslVersion: Int32 = 32
+    package static let caInfo: Int32 = 10_065
+    package static let sslCertType: Int32 = 10_086
+    package static let sslKeyType: Int32 = 10_088
+    package static let caPath: Int32 = 10_097
+    package static let pinnedPublicKey: Int32 = 10_230
+    package static let sslCertBlob: Int32 = 40_291
+    package static let sslKeyBlob: Int32 = 40_292
+    package static let caInfoBlob: Int32 = 40_309
+    /// `CURL_SSLVERSION_TLSv1_2` and `CURL_SSLVERSION_TLSv1_3`: the oldest version accepted.
+    package static let sslVersionTLS12 = 6
+    package static let sslVersionTLS13 = 7
+    /// `CURL_BLOB_COPY`: libcurl copies a blob's bytes.
+    package static let blobCopy: UInt32 = 1
 
     // Multi options and messages.
     package static let multiPipelining: Int32 = 3

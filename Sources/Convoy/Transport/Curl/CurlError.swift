@@ -5,9 +5,13 @@
     ///
     /// - Parameters:
     ///   - curlCode: The code from `CURLMSG_DONE`.
-    ///   - text: libcurl's sentence for it (`curl_easy_strerror`); it names no URL or credential.
-    init(curlCode: Int32, text: String) {
-      self.init(kind: Kind(curlCode: curlCode), detail: "curl \(curlCode): \(text)")
+    ///   - text: libcurl's sentence for the code (`curl_easy_strerror`).
+    ///   - message: libcurl's sentence for this very failure (`CURLOPT_ERRORBUFFER`), empty when
+    ///     it wrote none; it tells apart faults that share a code (``LibcurlErrorMessage``). It
+    ///     names at most a host and port, never a credential.
+    init(curlCode: Int32, text: String, message: String = "") {
+      let kind = LibcurlErrorMessage.refine(Kind(curlCode: curlCode), message: message)
+      self.init(kind: kind, detail: "curl \(curlCode): \(message.isEmpty ? text : message)")
     }
   }
 
@@ -19,15 +23,20 @@
       case 1, 3: self = .unsupportedURL
       // COULDNT_RESOLVE_PROXY, COULDNT_RESOLVE_HOST
       case 5, 6: self = .cannotFindHost
-      // COULDNT_CONNECT, PROXY (a proxy handshake failed)
-      case 7, 97: self = .cannotConnectToHost
+      // COULDNT_CONNECT
+      case 7: self = .cannotConnectToHost
+      // PROXY: the proxy's handshake refused the transfer (SOCKS5 credentials or destination)
+      case 97: self = .proxyRefused
       // OPERATION_TIMEDOUT
       case 28: self = .timedOut
-      // SSL_CONNECT_ERROR, PEER_FAILED_VERIFICATION (51 before 7.62, 60 since), SSL_ENGINE_*,
-      // SSL_CERTPROBLEM, SSL_CIPHER, USE_SSL_FAILED, SSL_CACERT_BADFILE, SSL_SHUTDOWN_FAILED,
-      // SSL_CRL_BADFILE, SSL_ISSUER_ERROR, SSL_PINNEDPUBKEYNOTMATCH, SSL_INVALIDCERTSTATUS,
+      // PEER_FAILED_VERIFICATION (51 before 7.62, 60 since), SSL_ISSUER_ERROR
+      case 51, 60, 83: self = .untrustedServerCertificate
+      // SSL_PINNEDPUBKEYNOTMATCH
+      case 90: self = .pinnedKeyMismatch
+      // SSL_CONNECT_ERROR, SSL_ENGINE_*, SSL_CERTPROBLEM, SSL_CIPHER, USE_SSL_FAILED,
+      // SSL_CACERT_BADFILE, SSL_SHUTDOWN_FAILED, SSL_CRL_BADFILE, SSL_INVALIDCERTSTATUS,
       // SSL_CLIENTCERT
-      case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98:
+      case 35, 53, 54, 58, 59, 64, 66, 77, 80, 82, 91, 98:
         self = .secureConnectionFailed
       // PARTIAL_FILE, GOT_NOTHING, SEND_ERROR, RECV_ERROR
       case 18, 52, 55, 56: self = .networkConnectionLost

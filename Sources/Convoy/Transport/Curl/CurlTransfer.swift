@@ -39,11 +39,18 @@
     /// libcurl) until the receiver resumes.
     private var isReceivePaused = false
     private var lastReportedUpload: Int64 = -1
+    /// The idle timeout, and when bytes last moved, in `DispatchTime` nanoseconds.
+    private var idleLimit: UInt64 = 0
+    private var lastActivity: UInt64 = 0
+    private var lastProgress: (received: Int64, sent: Int64) = (0, 0)
+    private var isIdleTimedOut = false
 
     // Kept for libcurl, which reads them during the transfer without copying.
     private var headerList: CurlLibrary.SList?
     private var bodyBytes: UnsafeMutableRawBufferPointer?
     private var bodyFile: Int32 = -1
+    /// Where libcurl writes the sentence for a failure, which says more than its code.
+    private var errorMessage: UnsafeMutablePointer<CChar>?
     private var isTornDown = false
 
     private let lock = NSLock()
@@ -53,7 +60,8 @@
     /// request cannot be sent (a URL libcurl rejects, an unreadable body file).
     init(
       request: TransportRequest, library: CurlLibrary, loop: CurlMultiThread,
-      defaultUserAgent: String, consumer: Consumer
+      defaultUserAgent: String, tls: CurlTLSOptions? = nil, proxy: ProxyConfiguration? = nil,
+      consumer: Consumer
     ) throws(TransportFailure) {
       guard let url = request.urlRequest.url else {
         throw TransportFailure(kind: .unsupportedURL, detail: "the request has no URL")
@@ -72,6 +80,8 @@
         self.receiver = nil
       }
       try configure(request, defaultUserAgent: defaultUserAgent)
+      tls?.apply(to: easy, library: library)
+      proxy?.apply(to: easy, library: library)
     }
 
     deinit {
@@ -145,8 +155,17 @@
         return .failure(
           TransportFailure(kind: .fileUnreadable, detail: "the body file could not be read"))
       }
+      if isIdleTimedOut {
+        let seconds = Double(idleLimit) / 1_000_000_000
+        return .failure(
+          TransportFailure(kind: .timedOut, detail: "no byte moved for \(seconds) s (idle timeout)")
+        )
+      }
       guard code == 0 else {
-        return .failure(TransportFailure(curlCode: code, text: library.describe(code)))
+        return .failure(
+          TransportFailure(
+            curlCode: code, text: library.describe(code),
+            message: errorMessage.map { String(cString: $0) } ?? ""))
       }
       guard head.statusCode > 0 else {
         return .failure(TransportFailure(kind: .badServerResponse, detail: "no HTTP status line"))
@@ -173,6 +192,8 @@
       bodyBytes = nil
       if bodyFile >= 0 { close(bodyFile) }
       bodyFile = -1
+      errorMessage?.deallocate()
+      errorMessage = nil
     }
 
     // MARK: - Configuration
@@ -182,6 +203,10 @@
     {
       let this = Unmanaged.passUnretained(self).toOpaque()
       setLong(CurlConstant.noSignal, 1)
+      let message = UnsafeMutablePointer<CChar>.allocate(capacity: CurlConstant.errorBufferSize)
+      message.initialize(to: 0)
+      errorMessage = message
+      setPointer(CurlConstant.errorBuffer, UnsafeRawPointer(message))
       setLong(CurlConstant.followLocation, 0)
       setLong(CurlConstant.sslVerifyPeer, 1)
       setLong(CurlConstant.sslVerifyHost, 2)
@@ -203,22 +228,21 @@
       let method = request.urlRequest.httpMethod?.uppercased() ?? "GET"
       try configureBody(request, method: method)
       configureHeaders(request.urlRequest, defaultUserAgent: defaultUserAgent)
-      // Upload progress is reported only to receivers, and only for bodies.
-      if receiver != nil, bytesSent > 0 {
-        setLong(CurlConstant.noProgress, 0)
-        setPointer(CurlConstant.xferInfoData, UnsafeRawPointer(this))
-        _ = library.easySetProgressCallback(easy, CurlConstant.xferInfoFunction, curlProgress)
-      }
+      // The progress callback enforces the idle timeout, and reports upload progress to receivers.
+      setLong(CurlConstant.noProgress, 0)
+      setPointer(CurlConstant.xferInfoData, UnsafeRawPointer(this))
+      _ = library.easySetProgressCallback(easy, CurlConstant.xferInfoFunction, curlProgress)
     }
 
-    /// libcurl has no "idle" timeout as such: the connect timeout bounds the handshake, and the
-    /// low-speed rule (under 1 byte/s for the whole window) fails a transfer that stalls. The
-    /// window has whole-second granularity.
+    /// libcurl has no "idle" timeout as such. The connect timeout bounds the handshake; after it,
+    /// the progress callback (called at least once a second) fails a transfer that has moved no
+    /// byte for the whole timeout. libcurl's low-speed rule is no substitute: it averages over the
+    /// last five seconds, so a body that stalls after its first bytes failed seconds late.
     private func configureIdleTimeout(_ idleTimeout: TimeInterval) {
       let seconds = min(max(idleTimeout, 0.001), 86_400 * 365)
       setLong(CurlConstant.connectTimeoutMilliseconds, Int(seconds * 1_000))
-      setLong(CurlConstant.lowSpeedLimit, 1)
-      setLong(CurlConstant.lowSpeedTime, Int(seconds.rounded(.up)))
+      idleLimit = UInt64(seconds * 1_000_000_000)
+      lastActivity = DispatchTime.now().uptimeNanoseconds
     }
 
     private func configureBody(_ request: TransportRequest, method: String) throws(TransportFailure)
@@ -331,13 +355,29 @@
     }
 
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
+      lastActivity = DispatchTime.now().uptimeNanoseconds
       let headIsComplete = head.add(line: bytes.bindMemory(to: UInt8.self))
       // A streaming receiver hears of the head as soon as it is whole, before any body byte:
       // an event stream may send its first event much later.
       if headIsComplete, receiver != nil { deliverHead(currentHead()) }
     }
 
-    fileprivate func reportUpload(sent: Int64, total: Int64) {
+    /// - Returns: Whether libcurl may go on; `false` once nothing moved for the idle timeout.
+    fileprivate func progress(received: Int64, sent: Int64, sendTotal: Int64) -> Bool {
+      let now = DispatchTime.now().uptimeNanoseconds
+      if received != lastProgress.received || sent != lastProgress.sent || isReceivePaused {
+        // A receiver's pause stops the bytes on purpose: that is not the server falling silent.
+        lastProgress = (received, sent)
+        lastActivity = now
+      } else if now &- lastActivity > idleLimit {
+        isIdleTimedOut = true
+        return false
+      }
+      if receiver != nil, bytesSent > 0 { reportUpload(sent: sent, total: sendTotal) }
+      return true
+    }
+
+    private func reportUpload(sent: Int64, total: Int64) {
       guard sent != lastReportedUpload, let receiver, !isCompleted else { return }
       lastReportedUpload = sent
       receiver.transferDidSendBody(
@@ -375,9 +415,9 @@
     transfer(userdata).receiveBody(UnsafeRawBufferPointer(start: pointer, count: size * count))
   }
 
-  private let curlProgress: CurlLibrary.ProgressCallback = { userdata, _, _, total, sent in
-    transfer(userdata).reportUpload(sent: sent, total: total)
-    return 0
+  private let curlProgress: CurlLibrary.ProgressCallback = { userdata, _, received, total, sent in
+    // Non-zero aborts the transfer (CURLE_ABORTED_BY_CALLBACK), reported as the idle timeout.
+    transfer(userdata).progress(received: received, sent: sent, sendTotal: total) ? 0 : 1
   }
 
   private let curlWriteHeader: CurlLibrary.DataCallback = { pointer, size, count, userdata in

@@ -11,8 +11,9 @@
   ///
   /// One thread per transport owns a libcurl multi handle, so connections are reused and an HTTPS
   /// server offering HTTP/2 gets many transfers multiplexed over one connection. Proxies come from
-  /// the environment as libcurl reads them (`http_proxy`, `https_proxy`, `no_proxy`); certificates
-  /// are always verified against the system CA store.
+  /// the environment as libcurl reads them (`http_proxy`, `https_proxy`, `no_proxy`). Certificates
+  /// are always verified: against the system CA store, and whatever ``TLSConfiguration`` adds
+  /// (authorities, public-key pins, a client certificate, a minimum version).
   ///
   /// ```swift
   /// let transport = (try? CurlTransport()) ?? URLSessionTransport()
@@ -24,6 +25,8 @@
     private let library: CurlLibrary
     private let loop: CurlMultiThread
     private let userAgent: String
+    private let tls: CurlTLSOptions?
+    private let proxy: ProxyConfiguration?
 
     /// Loads libcurl (once per process) and starts the transport's thread.
     ///
@@ -31,6 +34,33 @@
     ///   7.68, or lacks a function Convoy calls.
     public init() throws(CurlTransportUnavailable) {
       library = try CurlLibrary.shared.get()
+      loop = try CurlMultiThread(library: library)
+      userAgent = "\(ProcessInfo.processInfo.processName) (unknown version) curl/\(library.version)"
+      tls = nil
+      proxy = nil
+    }
+
+    /// A transport whose HTTPS connections follow `tls`, and which sends every call through
+    /// `proxy` when given one: every setting of ``TLSConfiguration`` is honoured, certificate
+    /// files are read now.
+    ///
+    /// ```swift
+    /// let ca = URL(fileURLWithPath: "/etc/convoy/staging-ca.pem")
+    /// let transport = try CurlTransport(tls: TLSConfiguration(trustedCertificates: [.file(ca)]))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - configuration: Trust, pins, client certificate, minimum version.
+    ///   - proxy: A proxy for every call, replacing the environment's (`http_proxy`, `no_proxy`);
+    ///     `nil` keeps libcurl's reading of the environment.
+    /// - Throws: ``CurlTransportUnavailable`` as ``init()``, or ``TLSConfigurationError`` for a
+    ///   setting that is wrong (an unreadable file, a malformed pin) or that this libcurl is too
+    ///   old for.
+    public init(tls configuration: TLSConfiguration, proxy: ProxyConfiguration? = nil) throws {
+      let library = try CurlLibrary.shared.get()
+      tls = configuration == .platform ? nil : try CurlTLSOptions(configuration, library: library)
+      self.proxy = proxy
+      self.library = library
       loop = try CurlMultiThread(library: library)
       userAgent = "\(ProcessInfo.processInfo.processName) (unknown version) curl/\(library.version)"
     }
@@ -81,7 +111,7 @@
       do {
         transfer = try CurlTransfer(
           request: request, library: library, loop: loop, defaultUserAgent: userAgent,
-          consumer: consumer)
+          tls: tls, proxy: proxy, consumer: consumer)
       } catch {
         failedToStart(error)
         return NothingToCancel()

@@ -77,6 +77,14 @@ private struct FixedGenerator: RandomNumberGenerator {
     #expect(noJitter.delay(after: refused, context: oneShot) == nil)
   }
 
+  @Test func aServerThatCannotProveItsIdentityIsNeverRetried() {
+    let get = RequestContext.probe(method: .get, isRetryable: true)
+    for kind in [TransportFailure.Kind.untrustedServerCertificate, .pinnedKeyMismatch] {
+      let failure = RetryPolicy.Trigger.failure(TransportFailure(kind: kind, detail: "trust"))
+      #expect(noJitter.delay(after: failure, context: get) == nil)
+    }
+  }
+
   @Test func aWaitPastTheDeadlineIsNotTaken() {
     let context = RequestContext.probe(deadline: Date().addingTimeInterval(0.5))
     #expect(

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Reads `Set-Cookie` fields as RFC 6265 §5.2 says a user agent must, leniently: what cannot be
+/// understood is ignored rather than failing the answer.
+enum SetCookieParser {
+  /// The cookie one `Set-Cookie` field sets for a response from `url`, or `nil` when the field
+  /// must be ignored (no `=`, an empty name, a `Domain` the host may not set, a public suffix).
+  static func cookie(from field: String, for url: URL, now: Date) -> Cookie? {
+    guard let host = url.host?.lowercased() else { return nil }
+    let parts = field.split(separator: ";", omittingEmptySubsequences: false)
+    guard let pair = parts.first, let equals = pair.firstIndex(of: "=") else { return nil }
+    let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
+    let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+    guard !name.isEmpty else { return nil }
+    var cookie = Cookie(
+      name: name, value: value, domain: host, path: CookieDomain.defaultPath(of: url),
+      created: now)
+    var maxAge: Date?
+    var expires: Date?
+    for attribute in parts.dropFirst() {
+      let (key, argument) = split(attribute)
+      switch key {
+      case "expires": expires = HTTPDate.parse(argument) ?? expires
+      case "max-age":
+        // §5.2.2: digits with an optional leading minus; zero or less expires at once.
+        if let seconds = Int(argument) {
+          maxAge = seconds <= 0 ? .distantPast : now.addingTimeInterval(TimeInterval(seconds))
+        }
+      case "domain":
+        var domain = argument.lowercased()
+        if domain.hasPrefix(".") { domain.removeFirst() }
+        guard !domain.isEmpty else { continue }
+        // §5.3 step 5 and 6: no public suffix, and only the host's own domain.
+        if CookieDomain.isPublicSuffix(domain) {
+          guard domain == host else { return nil }
+          continue  // host-only, as the RFC asks for a suffix that is the host itself
+        }
+        guard CookieDomain.host(host, domainMatches: domain) else { return nil }
+        cookie.domain = domain
+        cookie.isHostOnly = false
+      case "path":
+        if argument.hasPrefix("/") { cookie.path = argument }
+      case "secure": cookie.isSecure = true
+      case "httponly": cookie.isHTTPOnly = true
+      case "samesite": cookie.sameSite = argument.isEmpty ? nil : argument
+      default: continue
+      }
+    }
+    // §5.3 step 3: Max-Age wins over Expires.
+    cookie.expires = maxAge ?? expires
+    // A Secure cookie may only be set over HTTPS (RFC 6265bis §5.7 step 8).
+    if cookie.isSecure, url.scheme?.lowercased() != "https" { return nil }
+    return cookie
+  }
+
+  /// The fields of `Set-Cookie` values: one per value, and a value that a transport joined with
+  /// `", "` (FoundationNetworking's `HTTPURLResponse` does) split again where a new `name=`
+  /// starts, which the commas inside an `Expires` date never do.
+  static func fields(_ values: [String]) -> [String] {
+    values.flatMap { value -> [String] in
+      var fields: [String] = []
+      var current = ""
+      for piece in value.components(separatedBy: ",") {
+        if !current.isEmpty, startsCookie(piece) {
+          fields.append(current)
+          current = piece
+        } else {
+          current += current.isEmpty ? piece : "," + piece
+        }
+      }
+      if !current.isEmpty { fields.append(current) }
+      return fields.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+  }
+
+  private static func startsCookie(_ piece: String) -> Bool {
+    let head = piece.prefix { $0 != ";" }
+    guard let equals = head.firstIndex(of: "=") else { return false }
+    let name = head[..<equals].trimmingCharacters(in: .whitespaces)
+    return !name.isEmpty && !name.contains(" ")
+  }
+
+  private static func split(_ attribute: Substring) -> (String, String) {
+    guard let equals = attribute.firstIndex(of: "=") else {
+      return (attribute.trimmingCharacters(in: .whitespaces).lowercased(), "")
+    }
+    return (
+      attribute[..<equals].trimmingCharacters(in: .whitespaces).lowercased(),
+      attribute[attribute.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+    )
+  }
+}

@@ -1,0 +1,62 @@
+#if canImport(FoundationNetworking) || os(Linux)
+  /// Sorts libcurl's own error sentences into failure kinds where its result codes do not tell
+  /// the faults apart.
+  ///
+  /// Both Linux transports sit on libcurl: ``CurlTransport`` reads the sentence from
+  /// `CURLOPT_ERRORBUFFER`, and FoundationNetworking passes the same sentence on as the
+  /// `URLError`'s description. The codes alone mislead: a broken chunked body is the same
+  /// `CURLE_RECV_ERROR` as a reset, and a garbage status line is `CURLE_UNSUPPORTED_PROTOCOL`
+  /// (libcurl takes it for HTTP/0.9), which reads as the app's mistake. FoundationNetworking also
+  /// reports a truncated body and a header line without a colon as `URLError.unknown`. Going by
+  /// the sentence gives every such fault one kind on both transports.
+  enum LibcurlErrorMessage {
+    /// The kind for a failure whose code gave `kind` and whose sentence is `message`.
+    ///
+    /// Only kinds the codes blur are refined; a TLS failure, a timeout or a cancellation stays
+    /// what its code says even when the sentence mentions a reset. The phrases are libcurl's,
+    /// stable across the 7.x and 8.x releases that Convoy supports.
+    static func refine(_ kind: TransportFailure.Kind, message: String) -> TransportFailure.Kind {
+      let text = message.lowercased()
+      // FoundationNetworking reports a certificate it cannot verify, or a pin mismatch, as
+      // `URLError.unknown` or `secureConnectionFailed`.
+      if kind == .secureConnectionFailed || kind == .other {
+        if text.contains("ssl certificate problem") { return .untrustedServerCertificate }
+        if text.contains("pinned public key") { return .pinnedKeyMismatch }
+      }
+      // "Received HTTP code 407 from proxy after CONNECT", "CONNECT tunnel failed, response 403"
+      if text.contains("from proxy after connect") || text.contains("connect tunnel failed") {
+        return .proxyRefused
+      }
+      guard refinable.contains(kind) else { return kind }
+      return Self.kind(of: text) ?? kind
+    }
+
+    private static let refinable: Set<TransportFailure.Kind> = [
+      .unsupportedURL, .networkConnectionLost, .badServerResponse, .other,
+    ]
+
+    private static func kind(of text: String) -> TransportFailure.Kind? {
+      // The server broke HTTP's framing: its answer cannot be read at all.
+      if malformedPhrases.contains(where: text.contains) { return .badServerResponse }
+      // The server went away before the answer was whole.
+      if lostPhrases.contains(where: text.contains) { return .networkConnectionLost }
+      return nil
+    }
+
+    private static let malformedPhrases = [
+      "http/0.9",  // "Received HTTP/0.9 when not allowed": no status line at all
+      "header without colon",
+      "weird server reply",
+      "invalid status line",
+      "unsupported http version",
+      "chunked-encoding",  // "Illegal or missing hexadecimal sequence in chunked-encoding"
+      "chunk size",
+      "malformed encoding",
+    ]
+
+    private static let lostPhrases = [
+      "transfer closed with",  // "… 900 bytes remaining to read": shorter than Content-Length
+      "empty reply from server",
+    ]
+  }
+#endif
