@@ -5,7 +5,9 @@ import Testing
 struct InterruptTests {
   @Test(arguments: [["places"], ["login"]])
   func anInterruptCancelsTheRunningRequestAndExits130(command: [String]) async throws {
-    let sandbox = try DemoCLISandbox()
+    // Answers that take 30 s: the interrupt must land while the request is in flight even when
+    // a loaded machine (or ThreadSanitizer) takes seconds to deliver it.
+    let sandbox = try DemoCLISandbox(extraEnvironment: ["DEMOCLI_SLOW_DELAY": "30"])
     if command == ["places"] { #expect(try await sandbox.run("login", "--simulate").status == 0) }
     let running = try sandbox.start(command + ["--scenario", "slow", "--verbose"])
     // The event log shows the request leaving, so the interrupt lands while it is in flight.

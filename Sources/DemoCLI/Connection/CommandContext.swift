@@ -64,8 +64,12 @@ struct CommandContext: Sendable {
   ) throws -> ServerConnection {
     let entry = try environment()
     let store = try sessionStore()
+    // DEMOCLI_SLOW_DELAY stretches the `slow` scenario's answers, for tests that must interrupt
+    // a request in flight on a machine too busy to do it within the default 1.5 seconds.
+    let slowDelay = environmentVariables["DEMOCLI_SLOW_DELAY"].flatMap(TimeInterval.init) ?? 1.5
     let transport: (any HTTPTransport)? = options.scenario.map {
-      SimulatedPlacesAPI(scenario: $0, photoBytesPerSecond: photoBytesPerSecond)
+      SimulatedPlacesAPI(
+        scenario: $0, slowDelay: slowDelay, photoBytesPerSecond: photoBytesPerSecond)
     }
     if let eventLog {
       let simulation = options.scenario.map { " (simulated, scenario \($0.rawValue))" } ?? ""

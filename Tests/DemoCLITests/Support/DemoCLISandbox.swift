@@ -5,8 +5,11 @@ import Testing
 /// the real home and never see each other's sessions.
 final class DemoCLISandbox: Sendable {
   let directory: URL
+  /// Variables set for every run on top of the sandbox's own.
+  let extraEnvironment: [String: String]
 
-  init() throws {
+  init(extraEnvironment: [String: String] = [:]) throws {
+    self.extraEnvironment = extraEnvironment
     directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("democli-tests-\(UUID().uuidString)", isDirectory: true)
     for name in ["state", "config", "home", "io"] {
@@ -70,6 +73,7 @@ final class DemoCLISandbox: Sendable {
     environment["XDG_STATE_HOME"] = stateDirectory.path
     environment["XDG_CONFIG_HOME"] = configDirectory.path
     environment["HOME"] = directory.appendingPathComponent("home").path
+    environment.merge(extraEnvironment) { _, extra in extra }
     return environment
   }
 }
