@@ -125,7 +125,7 @@ public struct AuthorizationErrorDecoding: ResponseDecision {
   /// The chain of requests to an authorization server's endpoints: retry what is transient,
   /// read OAuth2 errors, validate, decode.
   public static let chain: [any ResponseDecision] = [
-    Retry(), AuthorizationErrorDecoding(), StatusValidation(), ResponseDecoding(),
+    RetryDecision(), AuthorizationErrorDecoding(), StatusValidation(), ResponseDecoding(),
   ]
 }
 

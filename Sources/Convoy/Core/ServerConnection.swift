@@ -31,11 +31,6 @@ public final class ServerConnection: Sendable {
   /// Where calls made with `execute` outside any job run: the network queue, no progress.
   let callContext: OperationContext
 
-  /// The decisions a connection uses by default: retry what is transient, validate, decode.
-  public static let standardDecisions: [any ResponseDecision] = [
-    Retry(), StatusValidation(), ResponseDecoding(),
-  ]
-
   /// Creates a connection.
   ///
   /// - Parameters:

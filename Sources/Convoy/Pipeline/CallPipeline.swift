@@ -224,7 +224,7 @@ struct CallPipeline: Sendable {
     _ request: Request, body: PreparedBody, context: inout RequestContext
   ) async throws -> TransportRequest {
     var urlRequest = URLRequest(url: try configuration.url(path: request.path))
-    // What MethodAdapter and QueryItemsAdapter do, written in place: the request is not yet
+    // The method and the query items, written in place: the request is not yet
     // shared, so nothing is copied, and a GET without query items changes nothing at all.
     if urlRequest.httpMethod != request.method.rawValue {
       urlRequest.httpMethod = request.method.rawValue

@@ -129,7 +129,7 @@ struct OperationWriter {
           code.block("\(a)var decisions: [any ResponseDecision]? {") { code in
             code.line("let keys = ServerErrorMessageParser().messageKeys + [\(keys)]")
             code.line(
-              "return [Retry(), StatusValidation(parser: ServerErrorMessageParser(messageKeys: keys)), ResponseDecoding()]"
+              "return [RetryDecision(), StatusValidation(parser: ServerErrorMessageParser(messageKeys: keys)), ResponseDecoding()]"
             )
           }
         }

@@ -94,7 +94,7 @@ extension ArticlesAPI.Articles {
     /// The standard decisions, reading messages where this operation's error bodies hold them.
     var decisions: [any ResponseDecision]? {
       let keys = ServerErrorMessageParser().messageKeys + ["detail.0.msg"]
-      return [Retry(), StatusValidation(parser: ServerErrorMessageParser(messageKeys: keys)), ResponseDecoding()]
+      return [RetryDecision(), StatusValidation(parser: ServerErrorMessageParser(messageKeys: keys)), ResponseDecoding()]
     }
   }
 

@@ -10,19 +10,19 @@ import Foundation
 /// `=` in a value arrive as themselves. The pipeline applies a request's
 /// ``RequestDescribing/queryItems`` with it; connection-wide it adds, say, an API key to every
 /// call.
-public struct QueryItemsAdapter: RequestAdapter {
+struct QueryItemsAdapter: RequestAdapter {
   /// The items to append, in order.
-  public var queryItems: [URLQueryItem]
+  var queryItems: [URLQueryItem]
 
   /// Creates the adapter.
-  public init(_ queryItems: [URLQueryItem]) {
+  init(_ queryItems: [URLQueryItem]) {
     self.queryItems = queryItems
   }
 
   /// Returns the request with the items appended to its URL.
   ///
   /// - Throws: ``ServerConnectionError/invalidURL(_:)`` when the URL cannot take them.
-  public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+  func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
     guard !queryItems.isEmpty else { return request }
     guard let url = request.url,
       var components = URLComponents(url: url, resolvingAgainstBaseURL: true)

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// var decisions: [any ResponseDecision]? {
-///   [Retry(), StatusValidation(), EmptyBodyMapping(), ResponseDecoding()]
+///   [RetryDecision(), StatusValidation(), EmptyBodyMapping(), ResponseDecoding()]
 /// }
 /// ```
 public struct EmptyBodyMapping: ResponseDecision {

@@ -2,7 +2,7 @@ import Foundation
 
 /// When, and how soon, a call is sent again after a transient failure.
 ///
-/// This is the one place that decides "retry or not": the ``Retry`` decision asks it about
+/// This is the one place that decides "retry or not": ``RetryDecision`` asks it about
 /// answers, the pipeline asks it about transport failures. A call is retried only when
 ///
 /// - its method is idempotent, or the request sets ``RequestDescribing/allowsRetry``, or the

@@ -21,12 +21,6 @@ private struct Mark: RequestAdapter {
 }
 
 @Suite struct BuiltInAdapterTests {
-  @Test func theMethodAdapterSetsTheMethod() async throws {
-    let request = URLRequest(url: URL(string: "https://api.example.com/")!)
-    let adapted = try await MethodAdapter(.patch).adapt(request, context: .probe())
-    #expect(adapted.httpMethod == "PATCH")
-  }
-
   @Test func queryItemsAreAppendedStrictlyEncodedAfterExistingOnes() async throws {
     let request = URLRequest(url: URL(string: "https://api.example.com/p?page=2")!)
     let adapter = QueryItemsAdapter([

@@ -13,7 +13,7 @@ private struct ProfileRequest: RequestDescribing {
   var method: HTTPMethod { .get }
   var path: String { "me" }
   var decisions: [any ResponseDecision]? {
-    [Retry(), StatusValidation(), EmptyBodyMapping(), ResponseDecoding()]
+    [RetryDecision(), StatusValidation(), EmptyBodyMapping(), ResponseDecoding()]
   }
 }
 
@@ -90,13 +90,14 @@ private struct ProfileRequest: RequestDescribing {
   }
 
   @Test func retryHandsOnWhatItWillNotRetry() async throws {
-    let outcome = try await decide(Retry(), transportResponse(status: 404))
+    let outcome = try await decide(RetryDecision(), transportResponse(status: 404))
     guard case .proceed = outcome else {
       Issue.record("expected proceed, got \(outcome)")
       return
     }
     let retried = try await decide(
-      Retry(policy: RetryPolicy(baseDelay: 0.25, jitter: 0)), transportResponse(status: 503))
+      RetryDecision(policy: RetryPolicy(baseDelay: 0.25, jitter: 0)), transportResponse(status: 503)
+    )
     guard case .retry(let delay) = retried else {
       Issue.record("expected retry, got \(retried)")
       return
