@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The peer benchmark lives in its own package so that Convoy itself keeps no dependencies:
+// AsyncHTTPClient (and SwiftNIO under it) is built only when this package is.
+// `swift run -c release --package-path Benchmarks peer-benchmark`
+let package = Package(
+  name: "ConvoyPeerBenchmarks",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "peer-benchmark", targets: ["PeerBenchmark"])
+  ],
+  dependencies: [
+    // Named, because a path dependency is otherwise known by its folder (wt-peer, main, ...).
+    .package(name: "Convoy", path: ".."),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+  ],
+  targets: [
+    .executableTarget(
+      name: "PeerBenchmark",
+      dependencies: [
+        .product(name: "Convoy", package: "Convoy"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+      ])
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,176 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// An nginx on a free loopback port, serving two static JSON files with keep-alive. It runs in
+/// the foreground as a child process and is stopped by `stop()`.
+///
+/// A trimmed copy of `Sources/ConvoyBenchmarks/LocalNginx.swift` in the Convoy package: this
+/// package cannot import an executable target, and both benchmarks must serve the same bytes.
+final class LocalNginx {
+  /// Where Debian's `nginx-light` (`apt-get install nginx-light`) puts the binary.
+  static let candidates = ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"]
+
+  let port: Int
+  let version: String
+  private let process: Process
+  private let directory: URL
+
+  /// The files served, by name, with their sizes in bytes.
+  static let files = [("small.json", 1_024), ("large.json", 100 * 1_024)]
+
+  private init(port: Int, version: String, process: Process, directory: URL) {
+    self.port = port
+    self.version = version
+    self.process = process
+    self.directory = directory
+  }
+
+  /// The nginx binary, or `nil` when none is installed.
+  static func binary() -> String? {
+    candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  /// Starts nginx and waits (at most 5 s) until it accepts connections.
+  static func start(binary: String) throws -> LocalNginx {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("convoy-nginx-\(UUID().uuidString)")
+    let root = directory.appendingPathComponent("www")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    for (name, size) in files {
+      try jsonDocument(bytes: size).write(to: root.appendingPathComponent(name))
+    }
+    let port = try freeLoopbackPort()
+    let configuration = directory.appendingPathComponent("nginx.conf")
+    try Data(config(directory: directory.path, port: port).utf8).write(to: configuration)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = ["-p", directory.path, "-c", configuration.path, "-e", "stderr"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let server = LocalNginx(
+      port: port, version: version(of: binary), process: process, directory: directory)
+    let deadline = Date().addingTimeInterval(5)
+    while !canConnect(port: port) {
+      guard Date() < deadline, process.isRunning else {
+        server.stop()
+        throw BenchmarkError("nginx did not start on 127.0.0.1:\(port)")
+      }
+      usleep(20_000)
+    }
+    return server
+  }
+
+  /// Stops nginx and removes its files.
+  func stop() {
+    if process.isRunning {
+      process.terminate()
+      process.waitUntilExit()
+    }
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  /// One process, no daemon, nothing logged, keep-alive without a request limit, so the server
+  /// spends as little as it can of the CPUs it shares with the clients.
+  private static func config(directory: String, port: Int) -> String {
+    """
+    daemon off;
+    master_process off;
+    worker_processes 1;
+    pid \(directory)/nginx.pid;
+    error_log stderr error;
+    events { worker_connections 1024; }
+    http {
+      access_log off;
+      open_file_cache max=16;
+      tcp_nodelay on;
+      sendfile off;
+      keepalive_requests 1000000;
+      keepalive_timeout 60s;
+      client_body_temp_path \(directory)/body;
+      proxy_temp_path \(directory)/proxy;
+      fastcgi_temp_path \(directory)/fastcgi;
+      uwsgi_temp_path \(directory)/uwsgi;
+      scgi_temp_path \(directory)/scgi;
+      types { application/json json; }
+      server {
+        listen 127.0.0.1:\(port);
+        root \(directory)/www;
+      }
+    }
+    """
+  }
+
+  /// A JSON array of small objects padded to exactly `bytes` bytes.
+  private static func jsonDocument(bytes: Int) -> Data {
+    var items: [String] = []
+    var length = 2
+    var index = 0
+    while true {
+      let item = "{\"id\":\(index),\"name\":\"place \(index)\",\"open\":true}"
+      guard length + item.count + 1 < bytes - 20 else { break }
+      items.append(item)
+      length += item.count + 1
+      index += 1
+    }
+    var text = "[" + items.joined(separator: ",")
+    let padding = bytes - text.count - 2 - 13
+    text += ",{\"pad\":\"" + String(repeating: "x", count: max(0, padding)) + "\"}]"
+    return Data(text.utf8)
+  }
+
+  private static func version(of binary: String) -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = ["-v"]
+    let pipe = Pipe()
+    process.standardError = pipe
+    process.standardOutput = pipe
+    guard (try? process.run()) != nil else { return "nginx" }
+    process.waitUntilExit()
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    return text.split(separator: ":").last.map {
+      $0.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+      ?? "nginx"
+  }
+}
+
+/// A loopback port nothing listens on: bound, read back, and closed again.
+func freeLoopbackPort() throws -> Int {
+  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard descriptor >= 0 else { throw BenchmarkError("socket() failed") }
+  defer { close(descriptor) }
+  var address = loopbackAddress(port: 0)
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  let bound = withUnsafeMutablePointer(to: &address) { pointer in
+    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+      bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+    }
+  }
+  guard bound else { throw BenchmarkError("could not bind a loopback port") }
+  return Int(UInt16(bigEndian: address.sin_port))
+}
+
+private func canConnect(port: Int) -> Bool {
+  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard descriptor >= 0 else { return false }
+  defer { close(descriptor) }
+  var address = loopbackAddress(port: port)
+  return withUnsafePointer(to: &address) { pointer in
+    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+    }
+  }
+}
+
+private func loopbackAddress(port: Int) -> sockaddr_in {
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  address.sin_port = UInt16(port).bigEndian
+  return address
+}

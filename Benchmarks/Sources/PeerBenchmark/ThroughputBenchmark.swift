@@ -1,0 +1,186 @@
+import Foundation
+
+/// Raw URLSession, AHC, Convoy on curl and Convoy on URLSession against one local nginx, in one
+/// process, interleaved.
+///
+/// Every cell (body size × requests in flight) runs each client for `PEER_BENCH_SECONDS`
+/// (default 2) or 100,000 requests, whichever ends first; a round runs every cell of every
+/// client once, and `PEER_BENCH_ROUNDS` rounds (default 5) are run, so a burst of load elsewhere
+/// on the machine lands on all clients rather than on whichever ran at that moment. Each client
+/// is warmed up (0.3 s) before the first round, so its connections are open. The figures shown
+/// are the medians over the rounds, of throughput and of CPU per request separately. CPU is the
+/// whole process's user + system time (getrusage): nginx is another process.
+func runThroughputBenchmark(nginx: LocalNginx) {
+  let environment = ProcessInfo.processInfo.environment
+  let seconds = environment["PEER_BENCH_SECONDS"].flatMap(Double.init) ?? 2
+  let rounds = max(1, environment["PEER_BENCH_ROUNDS"].flatMap(Int.init) ?? 5)
+  let inFlightCounts = [1, 8]
+  let fetchers = PeerClient.allCases.compactMap { client in
+    client.makeFetcher(port: nginx.port, concurrency: inFlightCounts.max()!).map { (client, $0) }
+  }
+  for client in PeerClient.allCases where !fetchers.contains(where: { $0.0 == client }) {
+    print("\(client.rawValue): SKIPPED, cannot run here (libcurl missing?)")
+  }
+  print(
+    "throughput: median of \(rounds) interleaved rounds of \(seconds) s per client and cell, "
+      + "load before \(loadAverage())")
+  var cells: [Cell] = []
+  for (file, bytes) in LocalNginx.files {
+    let url = URL(string: "http://127.0.0.1:\(nginx.port)/\(file)")!
+    for inFlight in inFlightCounts {
+      for (client, fetcher) in fetchers {
+        cells.append(
+          Cell(
+            client: client, fetcher: fetcher, bodyBytes: bytes, inFlight: inFlight,
+            path: "/\(file)", url: url))
+      }
+    }
+  }
+  var results: [[Measurement]] = Array(repeating: [], count: cells.count)
+  for round in 1...rounds {
+    printProgress("round \(round) of \(rounds)")
+    for (index, cell) in cells.enumerated() {
+      if round == 1 { _ = cell.measure(seconds: 0.3) }
+      results[index].append(cell.measure(seconds: seconds))
+    }
+  }
+  let rows = zip(cells, results).map { cell, measurements in
+    Row(
+      client: cell.client, bodyBytes: cell.bodyBytes, inFlight: cell.inFlight,
+      requestsPerSecond: median(measurements.map(\.requestsPerSecond)),
+      cpuMicroseconds: median(measurements.map(\.cpuMicrosecondsPerRequest)),
+      requests: measurements.map(\.requests).reduce(0, +),
+      failures: measurements.map(\.failures).reduce(0, +))
+  }
+  print(Row.header)
+  for row in rows { print(row.line) }
+  printRatios(rows, of: .convoyOnCurl, against: .asyncHTTPClient, target: "≥ 1.25×, CPU ≤ 0.8×")
+  printRatios(rows, of: .convoyOnURLSession, against: .rawURLSession, target: "≥ 0.95×")
+  print("load after: \(loadAverage())")
+  runBlocking {
+    for (_, fetcher) in fetchers { await fetcher.shutdown() }
+  }
+}
+
+/// One client fetching one file with a number of requests in flight.
+private struct Cell {
+  let client: PeerClient
+  let fetcher: any PeerFetcher
+  let bodyBytes: Int
+  let inFlight: Int
+  let path: String
+  let url: URL
+
+  /// Keeps `inFlight` requests going, each awaited by its own child task, until the budget is
+  /// spent.
+  func measure(seconds: Double) -> Measurement {
+    let budget = RequestBudget(limit: 100_000, seconds: seconds)
+    let before = processCPUTime()
+    let started = Date()
+    let (fetcher, path, url, inFlight) = (self.fetcher, self.path, self.url, self.inFlight)
+    runBlocking {
+      await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<inFlight {
+          group.addTask {
+            while budget.claim() { budget.record(await fetcher.fetch(path: path, url: url)) }
+          }
+        }
+      }
+    }
+    let elapsed = Date().timeIntervalSince(started)
+    let (completed, failures) = budget.counts
+    return Measurement(
+      requests: completed, failures: failures, seconds: elapsed,
+      cpuSeconds: processCPUTime() - before)
+  }
+}
+
+/// How many requests a measurement may still start, and how many finished.
+final class RequestBudget: @unchecked Sendable {
+  private let lock = NSLock()
+  private let limit: Int
+  private let deadline: Date
+  private var started = 0
+  private var completed = 0
+  private var failures = 0
+
+  init(limit: Int, seconds: Double) {
+    self.limit = limit
+    deadline = Date().addingTimeInterval(seconds)
+  }
+
+  /// Takes one request from the budget, or says that it is spent (count or time).
+  func claim() -> Bool {
+    lock.withLock {
+      guard started < limit, Date() < deadline else { return false }
+      started += 1
+      return true
+    }
+  }
+
+  func record(_ ok: Bool) {
+    lock.withLock {
+      completed += 1
+      if !ok { failures += 1 }
+    }
+  }
+
+  var counts: (completed: Int, failures: Int) { lock.withLock { (completed, failures) } }
+}
+
+private struct Measurement {
+  let requests: Int
+  let failures: Int
+  let seconds: Double
+  let cpuSeconds: Double
+
+  var requestsPerSecond: Double { Double(requests) / seconds }
+  var cpuMicrosecondsPerRequest: Double { cpuSeconds * 1e6 / Double(max(requests, 1)) }
+}
+
+private struct Row {
+  let client: PeerClient
+  let bodyBytes: Int
+  let inFlight: Int
+  let requestsPerSecond: Double
+  let cpuMicroseconds: Double
+  let requests: Int
+  let failures: Int
+
+  static let header =
+    "client".padded(22) + "body".padded(8) + "in flight".padded(11) + "req/s".padded(10)
+    + "CPU µs/req".padded(12) + "requests".padded(10) + "failures"
+
+  var line: String {
+    client.rawValue.padded(22) + "\(bodyBytes / 1_024) KB".padded(8) + "\(inFlight)".padded(11)
+      + String(format: "%.0f", requestsPerSecond).padded(10)
+      + String(format: "%.0f", cpuMicroseconds).padded(12) + "\(requests)".padded(10)
+      + "\(failures)"
+  }
+}
+
+private func printRatios(
+  _ rows: [Row], of client: PeerClient, against baseline: PeerClient, target: String
+) {
+  print("\n\(client.rawValue) / \(baseline.rawValue) (target \(target)):")
+  for bodyBytes in LocalNginx.files.map(\.1) {
+    for inFlight in Set(rows.map(\.inFlight)).sorted() {
+      let cell = rows.filter { $0.bodyBytes == bodyBytes && $0.inFlight == inFlight }
+      guard let base = cell.first(where: { $0.client == baseline }),
+        let row = cell.first(where: { $0.client == client })
+      else { continue }
+      let speed = row.requestsPerSecond / base.requestsPerSecond
+      let cpu = row.cpuMicroseconds / base.cpuMicroseconds
+      print(
+        "  \(bodyBytes / 1_024) KB, \(inFlight) in flight: "
+          + String(format: "%.2f× throughput, %.2f× CPU per request", speed, cpu))
+    }
+  }
+}
+
+private func median(_ values: [Double]) -> Double {
+  let sorted = values.sorted()
+  guard !sorted.isEmpty else { return 0 }
+  let middle = sorted.count / 2
+  return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
