@@ -36,7 +36,8 @@ private struct Thing: RequestDescribing {
     #expect(
       names(events) == [
         "request.created", "request.adapted", "request.sent", "response.received",
-        "RetryDecision:proceed", "StatusValidation:proceed", "ResponseDecoding:done", "request.finished",
+        "RetryDecision:proceed", "StatusValidation:proceed", "ResponseDecoding:done",
+        "request.finished",
       ])
     let received = try #require(events.current.first { $0.name == .responseReceived })
     #expect(received.status == 200)
@@ -61,7 +62,8 @@ private struct Thing: RequestDescribing {
         "request.created", "request.adapted", "request.sent", "response.received",
         "RetryDecision:retry", "request.retried",
         "request.adapted", "request.sent", "response.received",
-        "RetryDecision:proceed", "StatusValidation:proceed", "ResponseDecoding:done", "request.finished",
+        "RetryDecision:proceed", "StatusValidation:proceed", "ResponseDecoding:done",
+        "request.finished",
       ])
     #expect(events.current.filter { $0.name == .requestSent }.map(\.attempt) == [1, 2])
   }
@@ -72,7 +74,9 @@ private struct Thing: RequestDescribing {
     }
     _ = try? await connection.execute(Thing())
     #expect(
-      names(events).suffix(3) == ["RetryDecision:proceed", "StatusValidation:fail", "request.failed"])
+      names(events).suffix(3) == [
+        "RetryDecision:proceed", "StatusValidation:fail", "request.failed",
+      ])
     let failed = try #require(events.current.last)
     #expect(failed.errorCategory == .notFound)
     #expect(failed.status == 404)
