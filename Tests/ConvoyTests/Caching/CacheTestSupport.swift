@@ -59,8 +59,11 @@ extension DataResponse {
 }
 
 /// Polls `condition` every 5 ms for at most `timeout` seconds; returns whether it became true.
+///
+/// The bound is generous on purpose: a passing wait ends as soon as the condition holds, and on
+/// two cores under ThreadSanitizer, with the whole suite running, a few seconds is not enough.
 @discardableResult
-func waitUntil(timeout: TimeInterval = 5, _ condition: () -> Bool) async -> Bool {
+func waitUntil(timeout: TimeInterval = 30, _ condition: () -> Bool) async -> Bool {
   let deadline = Date().addingTimeInterval(timeout)
   while !condition() {
     guard Date() < deadline else { return false }

@@ -46,7 +46,7 @@ final class Outcome<Value: Sendable>: @unchecked Sendable {
 }
 
 /// Polls `condition` until it holds or `seconds` pass; returns whether it held.
-func eventually(within seconds: Double = 10, _ condition: @Sendable () -> Bool) async -> Bool {
+func eventually(within seconds: Double = 30, _ condition: @Sendable () -> Bool) async -> Bool {
   let deadline = Date().addingTimeInterval(seconds)
   while Date() < deadline {
     if condition() { return true }

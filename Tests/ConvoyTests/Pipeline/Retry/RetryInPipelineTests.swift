@@ -220,12 +220,13 @@ private let oneShotBody = RequestBody(
   }
 }
 
-/// Polls `condition` every 10 ms for at most 5 s.
+/// Polls `condition` every 10 ms for at most 30 s (ends as soon as it holds; generous for
+/// ThreadSanitizer runs on two cores).
 func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-  let deadline = Date().addingTimeInterval(5)
+  let deadline = Date().addingTimeInterval(30)
   while !condition() {
     guard Date() < deadline else {
-      Issue.record("condition not met within 5 s")
+      Issue.record("condition not met within 30 s")
       return
     }
     try await Task.sleep(nanoseconds: 10_000_000)
