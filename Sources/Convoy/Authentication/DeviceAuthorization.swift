@@ -80,8 +80,7 @@ public struct DeviceAuthorizationRequest: RequestDescribing {
   public var decisions: [any ResponseDecision]? { AuthorizationErrorDecoding.chain }
   /// HTTP Basic client authentication when configured so.
   public var headers: HTTPHeaders {
-    guard let header = client.authentication().header else { return HTTPHeaders() }
-    return ["Authorization": header]
+    client.authenticationHeaders
   }
   /// The client's parameters and `scope`, form-encoded.
   public var body: RequestBody? {

@@ -72,6 +72,13 @@ public struct OAuthClient: Sendable, Hashable {
   }
 
   /// The headers and form parameters that authenticate the client (RFC 6749 §2.3.1 and §3.2.1).
+  /// The `Authorization` field of HTTP Basic client authentication, when the client uses it;
+  /// no field otherwise. Every request to the authorization server sends these headers.
+  var authenticationHeaders: HTTPHeaders {
+    guard let header = authentication().header else { return HTTPHeaders() }
+    return ["Authorization": header]
+  }
+
   func authentication() -> (header: String?, parameters: [String: String]) {
     switch authenticationMethod {
     case .clientSecretBasic:

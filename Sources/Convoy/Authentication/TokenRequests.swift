@@ -81,8 +81,7 @@ public struct AccessTokenRequest: RequestDescribing {
 
   /// HTTP Basic client authentication when configured so.
   public var headers: HTTPHeaders {
-    guard let header = client.authentication().header else { return HTTPHeaders() }
-    return ["Authorization": header]
+    client.authenticationHeaders
   }
 
   /// The grant's parameters, form-encoded.

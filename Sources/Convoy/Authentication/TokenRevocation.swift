@@ -39,8 +39,7 @@ public struct TokenRevocationRequest: RequestDescribing {
   public var decisions: [any ResponseDecision]? { AuthorizationErrorDecoding.chain }
   /// HTTP Basic client authentication when configured so.
   public var headers: HTTPHeaders {
-    guard let header = client.authentication().header else { return HTTPHeaders() }
-    return ["Authorization": header]
+    client.authenticationHeaders
   }
   /// `token`, `token_type_hint` and the client's parameters, form-encoded.
   public var body: RequestBody? {

@@ -29,7 +29,8 @@ struct FileDownloader<Request: RequestDescribing>: Sendable {
       } else {
         stream = try await pipeline.openStream(request, options: options)
       }
-      let plan = try plan(for: stream.head, resumingAt: resume?.offset, partial: partial)
+      let plan = try plan(
+        for: stream.head, resumingAt: resume?.offset, partial: partial, requestedURL: url)
       partial.save(plan.record)
       let writer = try partial.openForWriting(at: plan.offset)
       report(writer.offset, of: plan.totalBytes)
@@ -68,13 +69,13 @@ struct FileDownloader<Request: RequestDescribing>: Sendable {
   }
 
   private func plan(
-    for head: HTTPResponse, resumingAt offset: Int64?, partial: PartialDownload
+    for head: HTTPResponse, resumingAt offset: Int64?, partial: PartialDownload, requestedURL: URL
   ) throws -> Plan {
+    // The record is kept under the URL asked for, which is what the next call asks for again
+    // (the answer's may differ after a redirect).
     var record = PartialDownload.Record(
-      url: head.url?.absoluteString ?? "", entityTag: head.headers["ETag"],
+      url: requestedURL.absoluteString, entityTag: head.headers["ETag"],
       lastModified: head.headers["Last-Modified"], totalBytes: nil)
-    // The record is kept under the URL asked for, which is what the next call asks for again.
-    record.url = (try? pipeline.configuration.url(path: request.path).absoluteString) ?? record.url
     if head.statusCode == 206 {
       guard let offset, let range = ContentRange(head.headers["Content-Range"] ?? ""),
         range.first == offset

@@ -113,10 +113,9 @@ extension CallPipeline {
       do {
         while let chunk = try await opened.body.nextChunk() { data.append(chunk) }
       } catch {
-        let errorContext = ErrorContext(method: context.method, url: opened.request.urlRequest.url)
-        if Date() >= deadline { return .failure(.timedOut(errorContext)) }
-        if error.kind == .cancelled { return .failure(.cancelled) }
-        return .failure(.transportFailed(error, errorContext))
+        let failure: Exchange.ExchangeFailure =
+          Date() >= deadline ? .deadlinePassed(opened.request) : .transport(error, opened.request)
+        return .failure(Self.error(for: failure, method: context.method))
       }
       let metrics = TransferMetrics(
         startDate: started, duration: Date().timeIntervalSince(started), bytesReceived: data.count,
