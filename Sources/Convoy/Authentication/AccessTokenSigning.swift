@@ -49,3 +49,8 @@ extension SessionController.Refusal {
     }
   }
 }
+
+extension SessionController: CallAuthentication {
+  var signingAdapter: any RequestAdapter { AccessTokenSigning(controller: self) }
+  var renewalDecision: any ResponseDecision { AccessTokenRefresh(controller: self) }
+}

@@ -61,3 +61,17 @@ struct AuthorizationServerMetadataRequest: RequestDescribing {
   var method: HTTPMethod { .get }
   var path: String { location.absoluteString }
 }
+
+// Here rather than beside OAuthEndpoints: endpoints are configuration, below the discovery that
+// completes them.
+extension OAuthEndpoints {
+  /// These endpoints, with those still missing taken from `metadata`.
+  func completed(by metadata: AuthorizationServerMetadata) -> OAuthEndpoints {
+    var endpoints = self
+    endpoints.token = token ?? metadata.tokenEndpoint
+    endpoints.authorization = authorization ?? metadata.authorizationEndpoint
+    endpoints.deviceAuthorization = deviceAuthorization ?? metadata.deviceAuthorizationEndpoint
+    endpoints.revocation = revocation ?? metadata.revocationEndpoint
+    return endpoints
+  }
+}

@@ -25,7 +25,7 @@ public final class DownloadOperation<Request: RequestDescribing>: NetworkOperati
     self.destination = destination
     self.options = options
     self.progress = progress
-    super.init(connection: connection)
+    super.init(pipeline: connection.pipeline)
   }
 
   override func perform(with pipeline: CallPipeline) async -> Result<DownloadedFile, any Error> {

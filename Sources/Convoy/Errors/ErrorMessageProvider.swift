@@ -62,9 +62,7 @@ public struct ErrorMessageProvider: Sendable {
     case let error as ServerConnectionError: category(of: error)
     case let error as URLError: category(of: TransportFailure(error).kind)
     case is DecodingError: .unreadableResponse
-    case is StreamFormatError, is JSONLinesDecodingError: .unreadableResponse
     case is EncodingError: .invalidRequest
-    case is TLSConfigurationError: .invalidRequest
     default: .unknown
     }
   }

@@ -89,16 +89,3 @@ struct EventEmitter: Sendable {
     }
   }
 }
-
-extension ResponseDecisionOutcome {
-  /// `proceed`, `restart`, `retry`, `fail` or `done`, for events.
-  var name: String {
-    switch self {
-    case .proceed: "proceed"
-    case .restart: "restart"
-    case .retry: "retry"
-    case .fail: "fail"
-    case .done: "done"
-    }
-  }
-}

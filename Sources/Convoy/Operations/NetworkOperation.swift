@@ -8,14 +8,16 @@ import Foundation
 /// together. Cancelling it cancels its transfer. Convoy's subclasses are
 /// ``NetworkRequestOperation``, ``StreamOperation`` and ``DownloadOperation``.
 public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
-  let connection: ServerConnection
+  /// The road the work travels, taken from the connection when the operation was made: an
+  /// operation knows the pipeline, not the connection, so operations sit below connections.
+  let pipeline: CallPipeline
   /// Set while a task awaits this operation's slot: resumed with `true` when the queue starts
   /// the operation (the task then does the work itself), with `false` when it will never run.
   /// Guarded by `stateLock`.
   private var awaitingTask: CheckedContinuation<Bool, Never>?
 
-  init(connection: ServerConnection) {
-    self.connection = connection
+  init(pipeline: CallPipeline) {
+    self.pipeline = pipeline
     super.init()
   }
 
@@ -27,7 +29,7 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
       awaitingTask.resume(returning: true)
       return
     }
-    var pipeline = connection.pipeline
+    var pipeline = pipeline
     pipeline.jobID = context?.jobID
     let task = Task { [self, pipeline] in
       finish(with: await perform(with: pipeline))
@@ -54,7 +56,7 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
   /// the work; while the operation still waits for a slot, the call ends at once.
   func runInCallingTask(on context: OperationContext) async throws -> Output {
     guard await waitForSlot(on: context) else { throw ServerConnectionError.cancelled }
-    let result = await perform(with: connection.pipeline)
+    let result = await perform(with: pipeline)
     finish(with: result)
     return try result.get()
   }

@@ -19,19 +19,15 @@ public final class NetworkRequestOperation<Request: RequestDescribing>:
   /// Told how much of the request body went out, if anyone asked.
   private let uploadProgress: (@Sendable (TransferProgress) -> Void)?
 
-  /// Creates an operation that sends `request` through `connection` once it starts.
-  ///
-  /// - Parameters:
-  ///   - request: What to send.
-  ///   - connection: The connection it goes through.
-  ///   - uploadProgress: Told the bytes of the body sent so far, and in all.
-  public init(
-    _ request: Request, connection: ServerConnection,
+  /// Creates an operation that sends `request` through `pipeline` once it starts; apps make
+  /// one through ``ServerConnection/operation(for:)`` or the connection initializer.
+  init(
+    _ request: Request, pipeline: CallPipeline,
     uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
   ) {
     self.request = request
     self.uploadProgress = uploadProgress
-    super.init(connection: connection)
+    super.init(pipeline: pipeline)
   }
 
   override func perform(with pipeline: CallPipeline) async -> Result<Request.Response, any Error> {
@@ -39,19 +35,5 @@ public final class NetworkRequestOperation<Request: RequestDescribing>:
     // every other call keeps the buffered exchange.
     await pipeline.result(
       of: request, uploadProgress: uploadProgress.flatMap { reportingToJob($0) })
-  }
-}
-
-extension ServerConnection {
-  /// An operation that sends `request` through this connection, for chains and groups.
-  ///
-  /// ```swift
-  /// connection.operation(for: ProfileRequest())
-  ///   .then { profile in connection.operation(for: AvatarRequest(url: profile.value.avatar)) }
-  /// ```
-  public func operation<Request: RequestDescribing>(for request: Request)
-    -> NetworkRequestOperation<Request>
-  {
-    NetworkRequestOperation(request, connection: self)
   }
 }

@@ -13,7 +13,7 @@ struct CallPipeline: Sendable {
   let adapters: [any RequestAdapter]
   let decisions: [any ResponseDecision]
   /// The session that signs `.accessToken` requests; `nil` for the pipeline that renews tokens.
-  let authentication: SessionController?
+  let authentication: (any CallAuthentication)?
   /// Receive every event of every call.
   var observers: [any EventObserver] = []
   /// The job the calls belong to, for events.
@@ -270,21 +270,21 @@ struct CallPipeline: Sendable {
       isBodyReplayable: context.isBodyReplayable)
   }
 
-  // Signing runs after every other adapter, and renewal before every other decision, so that
-  // no adapter can leak the token elsewhere and no decision judges a 401 that renewal can fix.
+  // Signing runs after every other adapter, and renewal before every other decision (see
+  // CallAuthentication).
   private func authenticationAdapters<Request: RequestDescribing>(for request: Request)
     -> [any RequestAdapter]
   {
     guard request.authenticationRequirement == .accessToken else { return [] }
     guard let authentication else { return [MissingSession()] }
-    return [AccessTokenSigning(controller: authentication)]
+    return [authentication.signingAdapter]
   }
 
   private func authenticationDecisions<Request: RequestDescribing>(for request: Request)
     -> [any ResponseDecision]
   {
     guard request.authenticationRequirement == .accessToken, let authentication else { return [] }
-    return [AccessTokenRefresh(controller: authentication)]
+    return [authentication.renewalDecision]
   }
 
   private func exchange(

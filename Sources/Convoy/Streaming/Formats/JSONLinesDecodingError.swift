@@ -23,3 +23,8 @@ public struct JSONLinesDecodingError: Error, Sendable, Hashable, CustomStringCon
     "Line \(line) of the JSON Lines stream did not decode: \(failure)"
   }
 }
+
+extension JSONLinesDecodingError: CategorizedError {
+  /// A line that does not decode is an answer the app cannot read.
+  public var category: ErrorCategory { .unreadableResponse }
+}

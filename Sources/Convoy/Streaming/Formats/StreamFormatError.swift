@@ -24,3 +24,8 @@ public enum StreamFormatError: Error, Sendable, Hashable, CustomStringConvertibl
     }
   }
 }
+
+extension StreamFormatError: CategorizedError {
+  /// A body that breaks its format is an answer the app cannot read.
+  public var category: ErrorCategory { .unreadableResponse }
+}

@@ -29,3 +29,8 @@ public struct TLSConfigurationError: Error, Sendable, Hashable, CustomStringConv
   /// `TLS setting pinnedPublicKeyHashes: <reason>`.
   public var description: String { "TLS setting \(setting.rawValue): \(reason)" }
 }
+
+extension TLSConfigurationError: CategorizedError {
+  /// A security setting the transport cannot honour is the app's to fix.
+  public var category: ErrorCategory { .invalidRequest }
+}

@@ -129,3 +129,25 @@ extension ServerConnection {
     run.start(on: jobQueues, token: token, timeout: job.timeout)
   }
 }
+
+extension ServerConnection {
+  /// Sends `request` and delivers its typed answer on `completionQueue`.
+  ///
+  /// The call runs as a one-request job on the connection's network queue.
+  /// - Parameters:
+  ///   - request: What to send.
+  ///   - completionQueue: Where `completion` runs: Convoy's serial
+  ///     `DispatchQueue.convoyCompletions` by default; apps pass `.main` to update
+  ///     their UI.
+  ///   - completion: Runs exactly once, with the answer or the error (``ServerConnectionError/cancelled``
+  ///     after the token was cancelled).
+  /// - Returns: A token that cancels the call.
+  @discardableResult
+  public func execute<Request: RequestDescribing>(
+    _ request: Request,
+    completionQueue: DispatchQueue = .convoyCompletions,
+    completion: @escaping @Sendable (Result<Request.Response, any Error>) -> Void
+  ) -> JobToken {
+    run(RequestJob(request: request), completionQueue: completionQueue, completion: completion)
+  }
+}

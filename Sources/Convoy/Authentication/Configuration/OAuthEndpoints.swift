@@ -34,16 +34,6 @@ public struct OAuthEndpoints: Sendable, Hashable, CustomStringConvertible {
     OAuthEndpoints(issuer: issuer)
   }
 
-  /// These endpoints, with those still missing taken from `metadata`.
-  func completed(by metadata: AuthorizationServerMetadata) -> OAuthEndpoints {
-    var endpoints = self
-    endpoints.token = token ?? metadata.tokenEndpoint
-    endpoints.authorization = authorization ?? metadata.authorizationEndpoint
-    endpoints.deviceAuthorization = deviceAuthorization ?? metadata.deviceAuthorizationEndpoint
-    endpoints.revocation = revocation ?? metadata.revocationEndpoint
-    return endpoints
-  }
-
   /// Whether every endpoint is given, so there is nothing to discover.
   var isComplete: Bool {
     token != nil && authorization != nil && deviceAuthorization != nil && revocation != nil

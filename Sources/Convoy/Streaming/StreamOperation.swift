@@ -28,7 +28,7 @@ public final class StreamOperation<Request: RequestDescribing, Output: Sendable>
     self.request = request
     self.options = options
     self.consume = consume
-    super.init(connection: connection)
+    super.init(pipeline: connection.pipeline)
   }
 
   override func perform(with pipeline: CallPipeline) async -> Result<Output, any Error> {
@@ -54,7 +54,7 @@ final class StreamSlotOperation<Request: RequestDescribing>: NetworkOperation<In
   init(_ request: Request, options: StreamOptions, connection: ServerConnection) {
     self.request = request
     self.options = options
-    super.init(connection: connection)
+    super.init(pipeline: connection.pipeline)
   }
 
   /// Waits for a slot, opens the stream in the calling task and keeps the slot until the
@@ -62,7 +62,7 @@ final class StreamSlotOperation<Request: RequestDescribing>: NetworkOperation<In
   func open(on context: OperationContext) async throws -> ResponseStream {
     guard await waitForSlot(on: context) else { throw ServerConnectionError.cancelled }
     do {
-      let stream = try await connection.pipeline.openStream(request, options: options)
+      let stream = try await pipeline.openStream(request, options: options)
       let buffer = stream.body.buffer
       stream.body.whenOver { [self] _ in finish(with: .success(buffer.deliveredByteCount)) }
       return stream
