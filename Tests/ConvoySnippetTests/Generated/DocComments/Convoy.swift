@@ -30,6 +30,8 @@ extension DocCommentContext {
     let client = OAuthClient(
       id: "places-ios", endpoints: .discovered(issuer: URL(string: "https://id.example.com")!),
       scopes: ["places:read"])
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/Authentication/Configuration/OAuthClient.swift", line: 10)
     let configuration = ServerConfiguration(
       environment: .production, baseURL: URL(string: "https://api.example.com/")!,
       authentication: AuthenticationConfiguration(client: client))

@@ -9,33 +9,64 @@ import Foundation
   import FoundationNetworking
 #endif
 
+#sourceLocation(file: "Docs/Authentication.md", line: 4)
+private typealias ClientSecretRequest = SimulatedPlacesAPI.ClientSecretRequest
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Authentication.md", line: 5)
+private let connection = ServerConnection(configuration: .local(port: 8080))
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Authentication.md", line: 6)
+private let configuredClient = SimulatedPlacesAPI.oauthClient
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Authentication.md", line: 7)
+private let name = "ada@example.com"
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Authentication.md", line: 8)
+private let email = "ada@example.com"
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Authentication.md", line: 9)
+private let password = "correct horse battery staple"
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Authentication.md", line: 10)
+private func updateUI(loggedIn: Bool) {}
+#sourceLocation()
+
 private func authenticationStatements() async throws {
   do {
-    #sourceLocation(file: "Docs/Authentication.md", line: 14)
+    #sourceLocation(file: "Docs/Authentication.md", line: 24)
     let client = OAuthClient(
       id: "places-cli",                                  // a public client: no secret
       scopes: ["places:read"],
       endpoints: .discovered(issuer: URL(string: "https://id.example.com")!))
-
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Authentication.md", line: 29)
     let connection = ServerConnection(
       configuration: ServerConfiguration(
         environment: .production, baseURL: URL(string: "https://api.example.com/")!,
         authentication: AuthenticationConfiguration(client: client)),
       sessionStore: FileSessionStore(applicationName: "places", environment: .production))
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Authentication.md", line: 34)
     try connection.restoreSession()                      // a saved session, if any
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Authentication.md", line: 45)
+    #sourceLocation(file: "Docs/Authentication.md", line: 55)
     // Password (legacy: RFC 9700 says not to use it; kept for servers and tests that need it).
     try await connection.login(username: "ada@example.com", password: password)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Authentication.md", line: 48)
+    #sourceLocation(file: "Docs/Authentication.md", line: 58)
     // Client credentials, for service-to-service calls: the app's own session. There is no
     // refresh token; renewal asks for the grant again.
     try await connection.loginAsClient()
     #sourceLocation()
-    #sourceLocation(file: "Docs/Authentication.md", line: 52)
+    #sourceLocation(file: "Docs/Authentication.md", line: 62)
     // Authorization code + PKCE (S256) in the browser, what apps and tools should use. On the
     // command line a loopback listener on 127.0.0.1 at an ephemeral port receives the redirect
     // (RFC 8252 §7.3); it gives up with BrowserLoginError.timedOut after `timeout` seconds.
@@ -43,10 +74,10 @@ private func authenticationStatements() async throws {
       print("Open this page to log in: \(url)")
     }
     #sourceLocation()
-    #sourceLocation(file: "Docs/Authentication.md", line: 58)
+    #sourceLocation(file: "Docs/Authentication.md", line: 68)
     try await connection.login(through: listener)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Authentication.md", line: 60)
+    #sourceLocation(file: "Docs/Authentication.md", line: 70)
     // Device authorization (RFC 8628), for command-line tools: show the code, the person approves
     // on another device, Convoy polls at the server's interval (slow_down adds 5 s) until approved,
     // denied (access_denied) or expired (expired_token). Cancelling the job's token stops polling.
@@ -54,7 +85,7 @@ private func authenticationStatements() async throws {
       print("Open \(authorization.verificationURI) and enter \(authorization.userCode)")
     }
     #sourceLocation()
-    #sourceLocation(file: "Docs/Authentication.md", line: 67)
+    #sourceLocation(file: "Docs/Authentication.md", line: 77)
     // Any grant as a job, cancellable through its token; the job only yields the session.
     let token = connection.run(PasswordLogin(username: name, password: password)) { result in
       if case .success(let session) = result { try? connection.login(session: session) }
@@ -62,17 +93,17 @@ private func authenticationStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Authentication.md", line: 93)
+    #sourceLocation(file: "Docs/Authentication.md", line: 103)
     let outcome = try await connection.logout()   // .revoked, .notAttempted or .failed(error)
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Authentication.md", line: 119)
+    #sourceLocation(file: "Docs/Authentication.md", line: 129)
     for await session in connection.sessionChanges() { updateUI(loggedIn: session != nil) }
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Authentication.md", line: 211)
+    #sourceLocation(file: "Docs/Authentication.md", line: 221)
     connection.operation(for: ClientSecretRequest(email: email, password: password))
       .then { answer in
         connection.operation(for: AccessTokenRequest(

@@ -9,22 +9,34 @@ import Foundation
   import FoundationNetworking
 #endif
 
+#sourceLocation(file: "Docs/Errors.md", line: 4)
+private struct CheckoutError: Error {}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Errors.md", line: 5)
+private let error: any Error = ServerConnectionError.cancelled
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Errors.md", line: 6)
+private func showAlert(title: String?, text: String) {}
+#sourceLocation()
+
 private func errorsStatements() async throws {
   do {
-    #sourceLocation(file: "Docs/Errors.md", line: 26)
+    #sourceLocation(file: "Docs/Errors.md", line: 32)
     if let message = ErrorMessageProvider.standard.message(for: error) {
       showAlert(title: message.title, text: message.text)
     }  // nil means the user cancelled: show nothing
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Errors.md", line: 71)
+    #sourceLocation(file: "Docs/Errors.md", line: 77)
     var provider = ErrorMessageProvider.standard
     #sourceLocation()
-    #sourceLocation(file: "Docs/Errors.md", line: 72)
+    #sourceLocation(file: "Docs/Errors.md", line: 78)
     provider.wording[.offline] = ErrorMessage(title: "No signal", text: "Find Wi-Fi and try again.")
     #sourceLocation()
-    #sourceLocation(file: "Docs/Errors.md", line: 73)
+    #sourceLocation(file: "Docs/Errors.md", line: 79)
     provider.override = { error in            // consulted first; nil falls through
       (error as? CheckoutError).map { _ in ErrorMessage(text: "Your basket changed. Please review it.") }
     }

@@ -4,12 +4,45 @@ import Convoy
 import ConvoyTesting
 import ConvoyYAML
 import Foundation
+import Testing
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
-#sourceLocation(file: "Docs/GettingStarted.md", line: 17)
+#sourceLocation(file: "Docs/GettingStarted.md", line: 4)
+private struct Profile: Codable, Sendable { var name: String }
+#sourceLocation()
+
+#sourceLocation(file: "Docs/GettingStarted.md", line: 5)
+private struct ProfileRequest: RequestDescribing {
+  typealias Response = JSONResponse<Profile>
+  var method: HTTPMethod { .get }
+  var path: String { "v2/me" }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/GettingStarted.md", line: 10)
+private let connection = ServerConnection(configuration: .staging)
+#sourceLocation()
+
+#sourceLocation(file: "Docs/GettingStarted.md", line: 11)
+private let email = "ada@example.com"
+#sourceLocation()
+
+#sourceLocation(file: "Docs/GettingStarted.md", line: 12)
+private let password = "correct horse battery staple"
+#sourceLocation()
+
+#sourceLocation(file: "Docs/GettingStarted.md", line: 13)
+private func show(_ place: Place) {}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/GettingStarted.md", line: 14)
+private func alert(_ message: ErrorMessage) {}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/GettingStarted.md", line: 31)
 private extension ServerConfiguration {
   static let staging = ServerConfiguration(
     environment: .staging, baseURL: URL(string: "https://staging.example.com/api/")!,
@@ -19,11 +52,11 @@ private extension ServerConfiguration {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/GettingStarted.md", line: 32)
+#sourceLocation(file: "Docs/GettingStarted.md", line: 46)
 private struct Place: Codable, Sendable { var id: Int; var name: String }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/GettingStarted.md", line: 34)
+#sourceLocation(file: "Docs/GettingStarted.md", line: 48)
 private struct PlaceRequest: RequestDescribing {
   typealias Response = JSONResponse<Place>
   var id: Int
@@ -32,7 +65,7 @@ private struct PlaceRequest: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/GettingStarted.md", line: 72)
+#sourceLocation(file: "Docs/GettingStarted.md", line: 86)
 private struct MyPlaces: RequestDescribing {
   typealias Response = JSONResponse<[Place]>
   var method: HTTPMethod { .get }
@@ -41,7 +74,7 @@ private struct MyPlaces: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/GettingStarted.md", line: 85)
+#sourceLocation(file: "Docs/GettingStarted.md", line: 99)
 private struct HomeJob: Job {
   func makeOperation(on connection: ServerConnection) -> ResultOperation<(Profile, [Place])> {
     GroupOperation.all(
@@ -54,26 +87,14 @@ private struct HomeJob: Job {
 
 private func gettingStartedStatements() async throws {
   do {
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 6)
-    // Package.swift
-    dependencies: [.package(path: "../Convoy")],  // or your fork's URL
-    #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 8)
-    targets: [
-      .target(name: "App", dependencies: ["Convoy"]),
-      .testTarget(name: "AppTests", dependencies: ["App", .product(name: "ConvoyTesting", package: "Convoy")]),
-    ]
-    #sourceLocation()
-  }
-  do {
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 45)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 59)
     let connection = ServerConnection(configuration: .staging)
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 47)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 61)
     // async
     let place = try await connection.execute(PlaceRequest(id: 7)).value
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 50)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 64)
     // completion handler, on a queue you choose; the token cancels the call
     let token = connection.execute(PlaceRequest(id: 7), completionQueue: .main) { result in
       switch result {
@@ -83,54 +104,54 @@ private func gettingStartedStatements() async throws {
       }
     }
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 58)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 72)
     token.cancel()
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 64)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 78)
     let connection = ServerConnection(
       configuration: .staging,
       sessionStore: FileSessionStore(applicationName: "places", environment: .staging))
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 67)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 81)
     try connection.restoreSession()                       // a saved login, if any
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 68)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 82)
     if connection.session == nil {
       try await connection.login(username: email, password: password)   // password grant, saved
     }
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 94)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 108)
     let token = connection.run(HomeJob(), completionQueue: .main) { result in /* once */ }
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 95)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 109)
     token.cancel()   // stops every operation and transfer of the job
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 103)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 117)
     let connection = ServerConnection(configuration: .staging, observers: [ConsoleLogger(level: .info)])
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 113)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 128)
     let transport = StubTransport { request in
       request.urlRequest.url?.path == "/api/v2/places/7" ? .json(["id": 7, "name": "Harbour"]) : .status(404)
     }
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 116)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 131)
     let connection = ServerConnection(configuration: .staging, transport: transport)
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 117)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 132)
     let place = try await connection.execute(PlaceRequest(id: 7)).value
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 118)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 133)
     #expect(place.name == "Harbour")
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 119)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 134)
     #expect(transport.requests.count == 1)
     #sourceLocation()
   }

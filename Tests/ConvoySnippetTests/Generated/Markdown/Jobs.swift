@@ -9,18 +9,164 @@ import Foundation
   import FoundationNetworking
 #endif
 
-#sourceLocation(file: "Docs/Jobs.md", line: 17)
+#sourceLocation(file: "Docs/Jobs.md", line: 13)
+private struct ClientSecret: Decodable, Sendable { var secret: String }
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 14)
+private struct IssuedToken: Decodable, Sendable { var accessToken: String }
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 15)
+private struct ClientSecretRequest: RequestDescribing {
+  typealias Response = JSONResponse<ClientSecret>
+  var method: HTTPMethod { .post }
+  var path: String { "client-secret" }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 20)
+private struct TokenRequest: RequestDescribing {
+  typealias Response = JSONResponse<IssuedToken>
+  var secret: String
+  var method: HTTPMethod { .post }
+  var path: String { "token" }
+  var body: RequestBody? { .form(["secret": .string(secret)]) }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 27)
+private struct SessionRequest: RequestDescribing {
+  typealias Response = JSONResponse<Session>
+  var token: String
+  var method: HTTPMethod { .get }
+  var path: String { "session" }
+  var headers: HTTPHeaders { ["Authorization": "Bearer \(token)"] }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 34)
+private struct Profile: Decodable, Sendable { var name: String }
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 35)
+private struct Article: Decodable, Sendable { var title: String }
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 36)
+private struct Settings: Decodable, Sendable { var theme: String }
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 37)
+private struct ProfileRequest: RequestDescribing {
+  typealias Response = JSONResponse<Profile>
+  var method: HTTPMethod { .get }
+  var path: String { "me" }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 42)
+private struct ArticlesRequest: RequestDescribing {
+  typealias Response = JSONResponse<[Article]>
+  var method: HTTPMethod { .get }
+  var path: String { "articles" }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 47)
+private struct SettingsRequest: RequestDescribing {
+  typealias Response = JSONResponse<Settings>
+  var method: HTTPMethod { .get }
+  var path: String { "settings" }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 52)
+private struct HomeScreen: Sendable { var profile: Profile; var articles: [Article]; var settings: Settings }
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 53)
+private struct Branch: Decodable, Sendable { var leafIDs: [Int] }
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 54)
+private struct Leaf: Decodable, Sendable { var name: String }
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 55)
+private struct BranchRequest: RequestDescribing {
+  typealias Response = JSONResponse<Branch>
+  var id: Int
+  var method: HTTPMethod { .get }
+  var path: String { "branches/\(id)" }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 61)
+private struct LeafRequest: RequestDescribing {
+  typealias Response = JSONResponse<Leaf>
+  var id: Int
+  var method: HTTPMethod { .get }
+  var path: String { "leaves/\(id)" }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 67)
+private let branchIDs = [1, 2, 3]
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 68)
+private let connection = ServerConnection(configuration: .local(port: 8080))
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 69)
+private let job = HomeScreenJob()
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 70)
+private final class ProgressBar: @unchecked Sendable { var fraction: Double? }
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 71)
+private let bar = ProgressBar()
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 72)
+private func show(_ session: Session) {}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 73)
+private func show(_ message: ErrorMessage?) {}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 74)
+private struct Image: Sendable {}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 75)
+private struct Rendering { func cancel() {} }
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 76)
+private struct ThumbnailRenderer: Sendable {
+  func render(_ source: URL, completion: @escaping @Sendable (Image) -> Void) -> Rendering {
+    Rendering()
+  }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 91)
 private struct ThreeStepLoginJob: Job {
   func makeOperation(on connection: ServerConnection) -> ResultOperation<Session> {
     connection.operation(for: ClientSecretRequest())
-      .then { secret in connection.operation(for: AccessTokenRequest(secret: secret.value.secret)) }
+      .then { secret in connection.operation(for: TokenRequest(secret: secret.value.secret)) }
       .then { token in connection.operation(for: SessionRequest(token: token.value.accessToken)) }
       .map(\.value)
   }
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Jobs.md", line: 49)
+#sourceLocation(file: "Docs/Jobs.md", line: 123)
 private struct HomeScreenJob: Job {
   func makeOperation(on connection: ServerConnection) -> ResultOperation<HomeScreen> {
     GroupOperation.all(
@@ -35,15 +181,25 @@ private struct HomeScreenJob: Job {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Jobs.md", line: 116)
+#sourceLocation(file: "Docs/Jobs.md", line: 190)
 private struct ScreenJob: Job {
   var timeout: TimeInterval? { 10 }   // for the whole job, not per request
-  func makeOperation(on connection: ServerConnection) -> ResultOperation<HomeScreen> { … }
+  func makeOperation(on connection: ServerConnection) -> ResultOperation<HomeScreen> {
+    HomeScreenJob().makeOperation(on: connection)
+  }
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Jobs.md", line: 170)
-private final class ThumbnailOperation: ResultOperation<Image> {
+#sourceLocation(file: "Docs/Jobs.md", line: 246)
+private final class ThumbnailOperation: ResultOperation<Image>, @unchecked Sendable {
+  let source: URL
+  let renderer: ThumbnailRenderer
+
+  init(source: URL, renderer: ThumbnailRenderer) {
+    self.source = source
+    self.renderer = renderer
+  }
+
   override func execute() {
     let work = renderer.render(source) { image in self.finish(with: .success(image)) }
     onCancel { work.cancel() }       // runs at once if already cancelled
@@ -53,7 +209,7 @@ private final class ThumbnailOperation: ResultOperation<Image> {
 
 private func jobsStatements() async throws {
   do {
-    #sourceLocation(file: "Docs/Jobs.md", line: 26)
+    #sourceLocation(file: "Docs/Jobs.md", line: 100)
     let token = connection.run(ThreeStepLoginJob(), completionQueue: .main) { result in
       switch result {
       case .success(let session): show(session)                       // a `Session`, no cast
@@ -64,7 +220,7 @@ private func jobsStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Jobs.md", line: 82)
+    #sourceLocation(file: "Docs/Jobs.md", line: 156)
     GroupOperation(branchIDs.map { id in
       connection.operation(for: BranchRequest(id: id))
         .then { branch in
@@ -75,27 +231,27 @@ private func jobsStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Jobs.md", line: 94)
-    let token = connection.run(job, completionQueue: .main) { result in … }
+    #sourceLocation(file: "Docs/Jobs.md", line: 168)
+    let token = connection.run(job, completionQueue: .main) { result in print(result) }
     #sourceLocation()
-    #sourceLocation(file: "Docs/Jobs.md", line: 95)
+    #sourceLocation(file: "Docs/Jobs.md", line: 169)
     token.cancel()             // or connection.cancel(token)
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Jobs.md", line: 110)
+    #sourceLocation(file: "Docs/Jobs.md", line: 184)
     let session = try await connection.run(ThreeStepLoginJob())
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Jobs.md", line: 128)
-    connection.run(
+    #sourceLocation(file: "Docs/Jobs.md", line: 204)
+    let token = connection.run(
       job, completionQueue: .main,
       progress: { progress in bar.fraction = progress.fractionCompleted },   // "3/5"
-      completion: { result in … })
+      completion: { result in print(result) })
     #sourceLocation()
-    #sourceLocation(file: "Docs/Jobs.md", line: 132)
-    token.progress   // the current value, for polling from a CLI
+    #sourceLocation(file: "Docs/Jobs.md", line: 208)
+    print(token.progress)   // the current value, for polling from a CLI
     #sourceLocation()
   }
 }

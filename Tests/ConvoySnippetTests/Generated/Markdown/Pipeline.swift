@@ -9,7 +9,46 @@ import Foundation
   import FoundationNetworking
 #endif
 
-#sourceLocation(file: "Docs/Pipeline.md", line: 110)
+#sourceLocation(file: "Docs/Pipeline.md", line: 4)
+private extension ServerConfiguration {
+  static let staging = ServerConfiguration(
+    environment: .staging, baseURL: URL(string: "https://staging.example.com/api/")!)
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Pipeline.md", line: 8)
+private struct NewPlace: Encodable, Sendable { var name: String }
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Pipeline.md", line: 9)
+private struct MaintenanceError: Error {}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Pipeline.md", line: 10)
+private let newPlace = NewPlace(name: "Harbour")
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Pipeline.md", line: 11)
+private let photoForm = MultipartFormData()
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Pipeline.md", line: 12)
+private let pngData = Data()
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Pipeline.md", line: 13)
+private let videoURL = URL(fileURLWithPath: "/tmp/video.mp4")
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Pipeline.md", line: 14)
+private let photoURL = URL(fileURLWithPath: "/tmp/photo.jpg")
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Pipeline.md", line: 15)
+private let pdfData = Data()
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Pipeline.md", line: 125)
 /// Maintenance mode: the API answers 200 with {"maintenance": true}.
 private struct MaintenanceCheck: ResponseDecision {
   func decide<Request: RequestDescribing>(
@@ -23,9 +62,11 @@ private struct MaintenanceCheck: ResponseDecision {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Pipeline.md", line: 230)
+#sourceLocation(file: "Docs/Pipeline.md", line: 245)
 private struct Upload: RequestDescribing {
-  // …
+  typealias Response = EmptyResponse
+  var method: HTTPMethod { .post }
+  var path: String { "uploads" }
   var allowsRetry: Bool { true }                  // a POST the server de-duplicates
   var retryPolicy: RetryPolicy? { .never }        // or: this endpoint is never retried
 }
@@ -33,78 +74,78 @@ private struct Upload: RequestDescribing {
 
 private func pipelineStatements() async throws {
   do {
-    #sourceLocation(file: "Docs/Pipeline.md", line: 44)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 59)
     let requestID = AnyRequestAdapter { request, _ in
       var request = request
       request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
       return request
     }
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 49)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 64)
     let connection = ServerConnection(
       configuration: .staging,
-      adapters: ServerConnection.standardAdapters + [requestID, QueryItemsAdapter([apiKey])])
+      adapters: ServerConnection.standardAdapters + [requestID])
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Pipeline.md", line: 99)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 114)
     let decisions: [any ResponseDecision] = [
       RetryDecision(),
       StatusValidation(parser: ServerErrorMessageParser(messageKeys: ["errors.0.detail"])),
       ResponseDecoding(),
     ]
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 104)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 119)
     let connection = ServerConnection(configuration: .staging, decisions: decisions)
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Pipeline.md", line: 122)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 137)
     var decisions = ServerConnection.standardDecisions
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 123)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 138)
     decisions.insert(MaintenanceCheck(), at: 2)  // after StatusValidation, before decoding
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Pipeline.md", line: 149)
-    var body: RequestBody? { .json(newPlace) }                          // application/json
+    #sourceLocation(file: "Docs/Pipeline.md", line: 164)
+    let json: RequestBody = .json(newPlace)                          // application/json
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 150)
-    var body: RequestBody? { .form(["name": "Ann", "ids": [1, 2]]) }   // x-www-form-urlencoded
+    #sourceLocation(file: "Docs/Pipeline.md", line: 165)
+    let form: RequestBody = .form(["name": "Ann", "ids": [1, 2]])   // x-www-form-urlencoded
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 151)
-    var body: RequestBody? { .multipart(form) }                         // multipart/form-data
+    #sourceLocation(file: "Docs/Pipeline.md", line: 166)
+    let multipart: RequestBody = .multipart(photoForm)              // multipart/form-data
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 152)
-    var body: RequestBody? { .data(png, contentType: "image/png") }
+    #sourceLocation(file: "Docs/Pipeline.md", line: 167)
+    let png: RequestBody = .data(pngData, contentType: "image/png")
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 153)
-    var body: RequestBody? { .file(videoURL, contentType: "video/mp4") } // streamed from disk
+    #sourceLocation(file: "Docs/Pipeline.md", line: 168)
+    let video: RequestBody = .file(videoURL, contentType: "video/mp4") // streamed from disk
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Pipeline.md", line: 184)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 199)
     var form = MultipartFormData()
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 185)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 200)
     form.append("Harbour", name: "title")
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 186)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 201)
     form.append(fileAt: photoURL, name: "photo")          // file name and image/jpeg from the URL
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 187)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 202)
     form.append(pdfData, name: "doc", fileName: "a.pdf")   // application/pdf from the name
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 188)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 203)
     var body: RequestBody? { .multipart(form) }
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Pipeline.md", line: 227)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 242)
     var configuration = ServerConfiguration.local(port: 8080)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 228)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 243)
     configuration.retryPolicy = RetryPolicy(maximumRetries: 4, baseDelay: 0.2)
     #sourceLocation()
   }

@@ -26,7 +26,8 @@ private func rEADMEStatements() async throws {
     #sourceLocation(file: "README.md", line: 22)
     let connection = ServerConnection(configuration: ServerConfiguration(
       environment: .staging, baseURL: URL(string: "https://staging.example.com/api/")!))
-
+    #sourceLocation()
+    #sourceLocation(file: "README.md", line: 25)
     do {
       let places = try await connection.execute(PlacesRequest()).value
       print(places.map(\.name))

@@ -9,7 +9,50 @@ import Foundation
   import FoundationNetworking
 #endif
 
-#sourceLocation(file: "Docs/Requests.md", line: 92)
+#sourceLocation(file: "Docs/Requests.md", line: 4)
+private extension ServerConfiguration {
+  static let staging = ServerConfiguration(
+    environment: .staging, baseURL: URL(string: "https://staging.example.com/api/")!)
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Requests.md", line: 8)
+private struct NewPlace: Encodable, Sendable { var name: String }
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Requests.md", line: 9)
+private struct Place: Decodable, Sendable { var id: Int; var name: String }
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Requests.md", line: 10)
+private struct PlacesRequest: RequestDescribing {
+  typealias Response = JSONResponse<[Place]>
+  var method: HTTPMethod { .get }
+  var path: String { "v2/places" }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Requests.md", line: 15)
+private let connection = ServerConnection(configuration: .staging)
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Requests.md", line: 16)
+private let newPlace = NewPlace(name: "Harbour")
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Requests.md", line: 17)
+private let myEncoder = JSONEncoder()
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Requests.md", line: 18)
+private let pngData = Data()
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Requests.md", line: 19)
+private let videoURL = URL(fileURLWithPath: "/tmp/video.mp4")
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Requests.md", line: 111)
 private struct CSVResponse: ResponseDescribing {
   let rows: [[String]]
   init(data: Data, response: HTTPResponse) throws {
@@ -20,50 +63,50 @@ private struct CSVResponse: ResponseDescribing {
 
 private func requestsStatements() async throws {
   do {
-    #sourceLocation(file: "Docs/Requests.md", line: 37)
-    var body: RequestBody? { .json(newPlace) }                     // application/json
+    #sourceLocation(file: "Docs/Requests.md", line: 56)
+    let json: RequestBody = .json(newPlace)                     // application/json
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 38)
-    var body: RequestBody? { .json(newPlace, encoder: myEncoder) }
+    #sourceLocation(file: "Docs/Requests.md", line: 57)
+    let encoded: RequestBody = .json(newPlace, encoder: myEncoder)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 39)
-    var body: RequestBody? { .data(png, contentType: "image/png") }
+    #sourceLocation(file: "Docs/Requests.md", line: 58)
+    let png: RequestBody = .data(pngData, contentType: "image/png")
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 40)
-    var body: RequestBody? { .text("hello") }                      // text/plain; charset=utf-8
+    #sourceLocation(file: "Docs/Requests.md", line: 59)
+    let text: RequestBody = .text("hello")                      // text/plain; charset=utf-8
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 41)
-    var body: RequestBody? { .file(videoURL, contentType: "video/mp4") } // streamed from disk
+    #sourceLocation(file: "Docs/Requests.md", line: 60)
+    let video: RequestBody = .file(videoURL, contentType: "video/mp4") // streamed from disk
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Requests.md", line: 62)
+    #sourceLocation(file: "Docs/Requests.md", line: 81)
     let answer = try await connection.execute(PlacesRequest())
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 63)
+    #sourceLocation(file: "Docs/Requests.md", line: 82)
     answer.response.statusCode                     // 200
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 64)
+    #sourceLocation(file: "Docs/Requests.md", line: 83)
     answer.response.url                            // after redirects, the URL that answered
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 65)
+    #sourceLocation(file: "Docs/Requests.md", line: 84)
     answer.response.headers["ETag"]                // any case: "etag" finds it too
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 66)
+    #sourceLocation(file: "Docs/Requests.md", line: 85)
     answer.response.headers.values(for: "Set-Cookie")  // repeated fields, each on its own
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Requests.md", line: 106)
+    #sourceLocation(file: "Docs/Requests.md", line: 125)
     let decoder = JSONDecoder()
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 107)
+    #sourceLocation(file: "Docs/Requests.md", line: 126)
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 108)
+    #sourceLocation(file: "Docs/Requests.md", line: 127)
     decoder.dateDecodingStrategy = .iso8601
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 109)
+    #sourceLocation(file: "Docs/Requests.md", line: 128)
     let connection = ServerConnection(configuration: .staging, decoder: decoder)
     #sourceLocation()
   }
