@@ -16,7 +16,9 @@ PAGE = os.path.join(SOURCES, "Convoy.docc", "Convoy.md")
 
 # Folders in the order a request travels, each with the title of its topic group.
 GROUPS = [
-    ("Core", "Describing and sending requests"),
+    ("Connection", "Connecting to a server"),
+    ("Core", "Describing requests"),
+    ("HTTP", "HTTP values"),
     ("Responses", "Responses"),
     ("Bodies", "Request bodies"),
     ("Transport", "Transports, TLS and proxies"),
