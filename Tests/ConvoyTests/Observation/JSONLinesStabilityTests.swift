@@ -9,10 +9,13 @@ import Testing
 
 /// The lines ``JSONLinesLogger`` writes are read by log pipelines: their keys, key sets per event
 /// and value formats must not change unnoticed. Each golden line below was written by the logger
-/// before events became typed, and must come out byte for byte the same.
+/// before events became typed (when they were one struct of optional fields), and must come out
+/// byte for byte the same.
 @Suite struct JSONLinesStabilityTests {
   private static let date = Date(timeIntervalSince1970: 1_800_000_000.25)
-  private static let url = "https://api.example.com/v2/places?page=2"
+  private static let url = URL(string: "https://api.example.com/v2/places?page=2")!
+  private static let call = ConvoyEvent.CallIdentity(id: 7, method: .get)
+  private static let job = ConvoyEvent.JobIdentity(id: 2, name: "LoginJob")
 
   private static func line(_ event: ConvoyEvent) -> String {
     String(decoding: JSONLinesLogger.encode(event), as: UTF8.self)
@@ -22,94 +25,107 @@ import Testing
     let events: [(ConvoyEvent, String)] = [
       (
         ConvoyEvent(
-          name: .requestCreated, date: Self.date, requestID: 7, jobID: 2, method: "GET",
-          url: Self.url),
+          .requestCreated(.init(call: .init(id: 7, jobID: 2, method: .get), url: Self.url)),
+          date: Self.date),
         #"{"event":"request.created","job_id":2,"method":"GET","request_id":7,"#
           + #""ts":"2027-01-15T08:00:00.250Z","url":"https://api.example.com/v2/places?page=2"}"#
       ),
       (
         ConvoyEvent(
-          name: .requestAdapted, date: Self.date, requestID: 7, method: "GET", url: Self.url,
-          attempt: 1, headers: ["Accept": "application/json"]),
+          .requestAdapted(
+            .init(
+              call: Self.call, url: Self.url, attempt: 1,
+              headers: ["Accept": "application/json"])), date: Self.date),
         #"{"attempt":1,"event":"request.adapted","headers":{"Accept":"application/json"},"#
           + #""method":"GET","request_id":7,"ts":"2027-01-15T08:00:00.250Z","#
           + #""url":"https://api.example.com/v2/places?page=2"}"#
       ),
       (
         ConvoyEvent(
-          name: .requestSent, date: Self.date, requestID: 7, method: "GET", url: Self.url,
-          attempt: 2),
+          .requestSent(.init(call: Self.call, url: Self.url, attempt: 2)), date: Self.date),
         #"{"attempt":2,"event":"request.sent","method":"GET","request_id":7,"#
           + #""ts":"2027-01-15T08:00:00.250Z","url":"https://api.example.com/v2/places?page=2"}"#
       ),
       (
         ConvoyEvent(
-          name: .responseReceived, date: Self.date, requestID: 7, method: "GET", url: Self.url,
-          attempt: 1, status: 200, bytes: 1_234, duration: 0.03825),
+          .responseReceived(
+            .init(
+              call: Self.call, url: Self.url, attempt: 1, status: 200, bytes: 1_234,
+              duration: 0.03825)), date: Self.date),
         #"{"attempt":1,"bytes":1234,"duration_ms":38.3,"event":"response.received","#
           + #""method":"GET","request_id":7,"status":200,"ts":"2027-01-15T08:00:00.250Z","#
           + #""url":"https://api.example.com/v2/places?page=2"}"#
       ),
       (
         ConvoyEvent(
-          name: .decisionTaken, date: Self.date, requestID: 7, method: "GET", url: Self.url,
-          attempt: 1, decision: "RetryDecision", outcome: "retry"),
+          .decisionTaken(
+            .init(
+              call: Self.call, url: Self.url, attempt: 1, decision: "RetryDecision",
+              outcome: .retry)), date: Self.date),
         #"{"attempt":1,"decision":"RetryDecision","event":"decision.taken","method":"GET","#
           + #""outcome":"retry","request_id":7,"ts":"2027-01-15T08:00:00.250Z","#
           + #""url":"https://api.example.com/v2/places?page=2"}"#
       ),
       (
         ConvoyEvent(
-          name: .decisionTaken, date: Self.date, requestID: 7, method: "POST", url: Self.url,
-          attempt: 1, decision: "RetryDecision",
-          outcome: "retry declined: body not replayable"),
+          .decisionTaken(
+            .init(
+              call: .init(id: 7, method: .post), url: Self.url, attempt: 1,
+              decision: "RetryDecision", outcome: .retry, isDeclined: true)), date: Self.date),
         #"{"attempt":1,"decision":"RetryDecision","event":"decision.taken","method":"POST","#
           + #""outcome":"retry declined: body not replayable","request_id":7,"#
           + #""ts":"2027-01-15T08:00:00.250Z","url":"https://api.example.com/v2/places?page=2"}"#
       ),
       (
         ConvoyEvent(
-          name: .requestRetried, date: Self.date, requestID: 7, method: "GET", url: Self.url,
-          attempt: 1, retryDelay: 0.5, reason: "status 503"),
+          .requestRetried(
+            .init(call: Self.call, url: Self.url, attempt: 1, delay: 0.5, reason: "status 503")),
+          date: Self.date),
         #"{"attempt":1,"event":"request.retried","method":"GET","reason":"status 503","#
           + #""request_id":7,"retry_delay_ms":500,"ts":"2027-01-15T08:00:00.250Z","#
           + #""url":"https://api.example.com/v2/places?page=2"}"#
       ),
       (
         ConvoyEvent(
-          name: .requestFinished, date: Self.date, requestID: 7, method: "GET", url: Self.url,
-          status: 200, duration: 1.5),
+          .requestFinished(.init(call: Self.call, url: Self.url, status: 200, duration: 1.5)),
+          date: Self.date),
         #"{"duration_ms":1500,"event":"request.finished","method":"GET","request_id":7,"#
           + #""status":200,"ts":"2027-01-15T08:00:00.250Z","#
           + #""url":"https://api.example.com/v2/places?page=2"}"#
       ),
       (
         ConvoyEvent(
-          name: .requestFailed, date: Self.date, requestID: 7, method: "GET", url: Self.url,
-          status: 404, duration: 0.25, reason: "HTTP 404", errorCategory: .notFound),
+          .requestFailed(
+            .init(
+              call: Self.call, url: Self.url, status: 404, reason: "HTTP 404",
+              errorCategory: .notFound, duration: 0.25)), date: Self.date),
         #"{"duration_ms":250,"error_category":"notFound","event":"request.failed","#
           + #""method":"GET","reason":"HTTP 404","request_id":7,"status":404,"#
           + #""ts":"2027-01-15T08:00:00.250Z","url":"https://api.example.com/v2/places?page=2"}"#
       ),
       (
         ConvoyEvent(
-          name: .requestFailed, date: Self.date, requestID: 7, method: "GET", url: Self.url,
-          duration: 0.25, reason: "no connection", errorCategory: .offline),
+          .requestFailed(
+            .init(
+              call: Self.call, url: Self.url, status: nil, reason: "no connection",
+              errorCategory: .offline, duration: 0.25)), date: Self.date),
         #"{"duration_ms":250,"error_category":"offline","event":"request.failed","#
           + #""method":"GET","reason":"no connection","request_id":7,"#
           + #""ts":"2027-01-15T08:00:00.250Z","url":"https://api.example.com/v2/places?page=2"}"#
       ),
       (
         ConvoyEvent(
-          name: .requestCancelled, date: Self.date, requestID: 7, method: "GET", url: Self.url,
-          duration: 0.0001),
+          .requestCancelled(.init(call: Self.call, url: Self.url, duration: 0.0001)),
+          date: Self.date),
         #"{"duration_ms":0.1,"event":"request.cancelled","method":"GET","request_id":7,"#
           + #""ts":"2027-01-15T08:00:00.250Z","url":"https://api.example.com/v2/places?page=2"}"#
       ),
       (
         ConvoyEvent(
-          name: .streamReconnecting, date: Self.date, requestID: 8, method: "GET", url: Self.url,
-          attempt: 2, retryDelay: 3, reason: "the stream ended"),
+          .streamReconnecting(
+            .init(
+              call: .init(id: 8, method: .get), url: Self.url, attempt: 2, delay: 3,
+              reason: "the stream ended")), date: Self.date),
         #"{"attempt":2,"event":"stream.reconnecting","method":"GET","#
           + #""reason":"the stream ended","request_id":8,"retry_delay_ms":3000,"#
           + #""ts":"2027-01-15T08:00:00.250Z","url":"https://api.example.com/v2/places?page=2"}"#
@@ -123,46 +139,47 @@ import Testing
   @Test func everyKindOfJobEventAndTheNoticeWriteTheirStableLines() {
     let events: [(ConvoyEvent, String)] = [
       (
-        ConvoyEvent(name: .jobStarted, date: Self.date, jobID: 2, jobName: "LoginJob"),
+        ConvoyEvent(.jobStarted(.init(job: Self.job)), date: Self.date),
         #"{"event":"job.started","job_id":2,"job_name":"LoginJob","#
           + #""ts":"2027-01-15T08:00:00.250Z"}"#
       ),
       (
         ConvoyEvent(
-          name: .jobProgress, date: Self.date, jobID: 2, jobName: "LoginJob",
-          completedUnits: 1, totalUnits: 2),
+          .jobProgress(.init(job: Self.job, completedUnits: 1, totalUnits: 2)), date: Self.date),
         #"{"completed_units":1,"event":"job.progress","job_id":2,"job_name":"LoginJob","#
           + #""total_units":2,"ts":"2027-01-15T08:00:00.250Z"}"#
       ),
       (
-        ConvoyEvent(
-          name: .jobFinished, date: Self.date, jobID: 2, jobName: "LoginJob", duration: 2),
+        ConvoyEvent(.jobFinished(.init(job: Self.job, duration: 2)), date: Self.date),
         #"{"duration_ms":2000,"event":"job.finished","job_id":2,"job_name":"LoginJob","#
           + #""ts":"2027-01-15T08:00:00.250Z"}"#
       ),
       (
         ConvoyEvent(
-          name: .jobFailed, date: Self.date, jobID: 2, jobName: "LoginJob", status: 401,
-          duration: 2, reason: "HTTP 401", errorCategory: .wrongCredentials),
+          .jobFailed(
+            .init(
+              job: Self.job, status: 401, reason: "HTTP 401", errorCategory: .wrongCredentials,
+              duration: 2)), date: Self.date),
         #"{"duration_ms":2000,"error_category":"wrongCredentials","event":"job.failed","#
           + #""job_id":2,"job_name":"LoginJob","reason":"HTTP 401","status":401,"#
           + #""ts":"2027-01-15T08:00:00.250Z"}"#
       ),
       (
         ConvoyEvent(
-          name: .jobFailed, date: Self.date, jobID: 2, jobName: "LoginJob", duration: 2,
-          reason: "timed out", errorCategory: .timedOut),
+          .jobFailed(
+            .init(
+              job: Self.job, status: nil, reason: "timed out", errorCategory: .timedOut,
+              duration: 2)), date: Self.date),
         #"{"duration_ms":2000,"error_category":"timedOut","event":"job.failed","job_id":2,"#
           + #""job_name":"LoginJob","reason":"timed out","ts":"2027-01-15T08:00:00.250Z"}"#
       ),
       (
-        ConvoyEvent(
-          name: .jobCancelled, date: Self.date, jobID: 2, jobName: "LoginJob", duration: 2),
+        ConvoyEvent(.jobCancelled(.init(job: Self.job, duration: 2)), date: Self.date),
         #"{"duration_ms":2000,"event":"job.cancelled","job_id":2,"job_name":"LoginJob","#
           + #""ts":"2027-01-15T08:00:00.250Z"}"#
       ),
       (
-        ConvoyEvent(name: .notice, date: Self.date, reason: "fell back to URLSession"),
+        .notice("fell back to URLSession", date: Self.date),
         #"{"event":"notice","reason":"fell back to URLSession","ts":"2027-01-15T08:00:00.250Z"}"#
       ),
     ]
