@@ -112,7 +112,7 @@ struct CallPipeline: Sendable {
       let transportRequest = try await makeTransportRequest(request, body: body, context: &context)
       let remaining = context.deadline.timeIntervalSinceNow
       guard remaining > 0 else { throw ServerConnectionError.timedOut(context.errorContext()) }
-      // Adapters may replace the request, but never leave it without a URL it had when built.
+      // Optional only in type: the request was built from the configuration's URL.
       let sentURL = try transportRequest.urlRequest.url ?? configuration.url(path: request.path)
       events.emit(
         .requestAdapted(
