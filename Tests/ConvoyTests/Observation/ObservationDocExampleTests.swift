@@ -7,8 +7,9 @@ import Testing
   import FoundationNetworking
 #endif
 
-// The samples of Docs/Observation.md, verbatim inside these namespaces, so the documented code
-// keeps compiling; the tests run them on a stubbed connection.
+// The samples of Docs/Observation.md and of ConvoyEvent's doc comment, verbatim inside these
+// namespaces, so the documented code keeps compiling; the tests run them on a stubbed
+// connection.
 
 extension ServerConfiguration {
   fileprivate static let staging = ServerConfiguration(
@@ -61,6 +62,20 @@ private enum ObservationDoc {
   }
 }
 
+// The sample of ConvoyEvent's doc comment.
+private enum ConvoyEventDoc {
+  static let observer = AnyEventObserver { event in
+    switch event.kind {
+    case .responseReceived(let response):
+      print("#\(response.call.id) ← \(response.status) in \(response.duration) s")
+    case .requestFailed(let failure):
+      print("#\(failure.call.id) failed (\(failure.errorCategory)): \(failure.reason)")
+    default:
+      break
+    }
+  }
+}
+
 @Suite struct ObservationDocExampleTests {
   private struct Thing: RequestDescribing {
     typealias Response = DataResponse
@@ -74,6 +89,7 @@ private enum ObservationDoc {
       configuration: .staging, transport: StubTransport { _ in .status(200) },
       observers: [
         ObservationDoc.analytics, ObservationDoc.SlowCallReporter(limit: 0),
+        ConvoyEventDoc.observer,
         AnyEventObserver { event in seen.withLock { $0.append(event.name) } },
       ])
     _ = try await connection.execute(Thing())
