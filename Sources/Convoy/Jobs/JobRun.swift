@@ -15,12 +15,12 @@ final class JobRun<Output: Sendable>: @unchecked Sendable {
   private var deadline: DeadlineScheduler.Token?
   private let completionQueue: DispatchQueue?
   private let progress: JobProgressTracker
-  private let events: EventEmitter?
+  private let events: JobEventEmitter?
   private let startDate = Date()
 
   init(
     root: ResultOperation<Output>, completionQueue: DispatchQueue?, progress: JobProgressTracker,
-    events: EventEmitter?, completion: @escaping @Sendable (Result<Output, any Error>) -> Void
+    events: JobEventEmitter?, completion: @escaping @Sendable (Result<Output, any Error>) -> Void
   ) {
     self.root = root
     self.completionQueue = completionQueue
@@ -31,7 +31,7 @@ final class JobRun<Output: Sendable>: @unchecked Sendable {
 
   func start(on queues: JobQueues, token: JobToken, timeout: TimeInterval?) {
     guard let rootOperation = lock.withLock({ root }) else { return }
-    events?.emit(.jobStarted)
+    events?.emitStarted()
     token.attach(progress)
     token.onCancel { [weak self] in self?.stop(because: .cancelled) }
     if let timeout {

@@ -108,15 +108,15 @@ extension ServerConnection {
     let events =
       observers.isEmpty || job is any UnreportedJob
       ? nil
-      : EventEmitter.job(
-        observers: observers, jobID: EventEmitter.nextID(), name: String(describing: J.self))
+      : JobEventEmitter(observers: observers, name: String(describing: J.self))
     let reportProgress: (@Sendable (JobProgress) -> Void)?
     if let events {
       reportProgress = { current in
-        events.emit(.jobProgress) {
-          $0.completedUnits = current.completedUnitCount
-          $0.totalUnits = current.totalUnitCount
-        }
+        events.emit(
+          .jobProgress(
+            .init(
+              job: events.job, completedUnits: current.completedUnitCount,
+              totalUnits: current.totalUnitCount)))
         progress?(current)
       }
     } else {

@@ -37,51 +37,57 @@ public struct ConsoleLogger: EventObserver {
 
   /// The text of an event's line, without level tag.
   public static func line(for event: ConvoyEvent) -> String {
-    let subject = event.requestID.map { "#\($0)" } ?? event.jobID.map { "job \($0)" } ?? "-"
-    let call = [event.method, event.url].compactMap { $0 }.joined(separator: " ")
-    switch event.name {
-    case .requestCreated: return "\(subject) \(call)"
-    case .requestAdapted:
-      let headers = event.headers?.fields.map { "\($0.name): \($0.value)" }.joined(separator: "; ")
-      return "\(subject) attempt \(event.attempt ?? 1) headers: \(headers ?? "none")"
-    case .requestSent: return "\(subject) sent attempt \(event.attempt ?? 1)"
-    case .requestRetried:
-      return "\(subject) retry \(event.attempt ?? 1) in \(seconds(event.retryDelay)): "
-        + (event.reason ?? "")
-    case .responseReceived:
+    let subject = event.call.map { "#\($0.id)" } ?? event.job.map { "job \($0.id)" } ?? "-"
+    switch event.kind {
+    case .requestCreated(let created):
+      return "\(subject) \(call(created.call, created.url))"
+    case .requestAdapted(let adapted):
+      let headers = adapted.headers.fields.map { "\($0.name): \($0.value)" }
+      return "\(subject) attempt \(adapted.attempt) headers: \(headers.joined(separator: "; "))"
+    case .requestSent(let sent): return "\(subject) sent attempt \(sent.attempt)"
+    case .requestRetried(let retried):
+      return "\(subject) retry \(retried.attempt) in \(seconds(retried.delay)): \(retried.reason)"
+    case .responseReceived(let response):
       return
-        "\(subject) ← \(event.status ?? 0), \(size(event.bytes)) in \(milliseconds(event.duration))"
-    case .decisionTaken:
-      return "\(subject) \(event.decision ?? "decision") → \(event.outcome ?? "?")"
-    case .requestFinished: return "\(subject) done in \(milliseconds(event.duration))"
-    case .requestFailed:
-      return
-        "\(subject) failed (\(event.errorCategory?.rawValue ?? "unknown")): \(event.reason ?? "")"
+        "\(subject) ← \(response.status), \(size(response.bytes)) in "
+        + milliseconds(response.duration)
+    case .decisionTaken(let decision):
+      let declined = decision.isDeclined ? " declined: body not replayable" : ""
+      return "\(subject) \(decision.decision) → \(decision.outcome.rawValue)\(declined)"
+    case .requestFinished(let finished):
+      return "\(subject) done in \(milliseconds(finished.duration))"
+    case .requestFailed(let failure):
+      return "\(subject) failed (\(failure.errorCategory.rawValue)): \(failure.reason)"
     case .requestCancelled: return "\(subject) cancelled"
-    case .jobStarted: return "\(subject) \(event.jobName ?? "job") started"
-    case .jobProgress: return "\(subject) \(event.completedUnits ?? 0)/\(event.totalUnits ?? 0)"
-    case .jobFinished: return "\(subject) finished in \(milliseconds(event.duration))"
-    case .jobFailed:
-      return
-        "\(subject) failed (\(event.errorCategory?.rawValue ?? "unknown")): \(event.reason ?? "")"
+    case .jobStarted(let started): return "\(subject) \(started.job.name) started"
+    case .jobProgress(let progress):
+      return "\(subject) \(progress.completedUnits)/\(progress.totalUnits)"
+    case .jobFinished(let finished):
+      return "\(subject) finished in \(milliseconds(finished.duration))"
+    case .jobFailed(let failure):
+      return "\(subject) failed (\(failure.errorCategory.rawValue)): \(failure.reason)"
     case .jobCancelled: return "\(subject) cancelled"
-    case .streamReconnecting:
-      return "\(subject) \(call) reconnecting in \(seconds(event.retryDelay)): "
-        + (event.reason ?? "")
-    case .notice: return event.reason ?? ""
+    case .streamReconnecting(let reconnecting):
+      return
+        "\(subject) \(call(reconnecting.call, reconnecting.url)) reconnecting in "
+        + "\(seconds(reconnecting.delay)): \(reconnecting.reason)"
+    case .notice(let notice): return notice.text
     }
   }
 
-  private static func milliseconds(_ duration: TimeInterval?) -> String {
-    "\(Int(((duration ?? 0) * 1_000).rounded())) ms"
+  private static func call(_ call: ConvoyEvent.CallIdentity, _ url: String?) -> String {
+    [call.method.rawValue, url].compactMap { $0 }.joined(separator: " ")
   }
 
-  private static func seconds(_ duration: TimeInterval?) -> String {
-    String(format: "%.1f s", duration ?? 0)
+  private static func milliseconds(_ duration: TimeInterval) -> String {
+    "\(Int((duration * 1_000).rounded())) ms"
   }
 
-  private static func size(_ bytes: Int?) -> String {
-    let bytes = bytes ?? 0
-    return bytes < 1_024 ? "\(bytes) B" : String(format: "%.1f KB", Double(bytes) / 1_024)
+  private static func seconds(_ duration: TimeInterval) -> String {
+    String(format: "%.1f s", duration)
+  }
+
+  private static func size(_ bytes: Int) -> String {
+    bytes < 1_024 ? "\(bytes) B" : String(format: "%.1f KB", Double(bytes) / 1_024)
   }
 }

@@ -1,130 +1,173 @@
 import Foundation
 
-/// One thing that happened to a request or a job, for loggers, analytics and activity counters.
+/// One thing that happened to a call or a job, for loggers, analytics and activity counters.
 ///
-/// Events are flat values with stable names so that every observer (console, JSON lines, an
-/// app's analytics) reads the same fields. URLs, headers and reasons are redacted before an
-/// event is made: an observer never sees a secret.
+/// An event is its date and its ``Kind``: one case per kind of event, each carrying a payload
+/// with exactly the fields that kind always has, so an observer switches instead of guessing:
+///
+/// ```swift
+/// AnyEventObserver { event in
+///   switch event.kind {
+///   case .responseReceived(let response):
+///     print("#\(response.call.id) ← \(response.status) in \(response.duration) s")
+///   case .requestFailed(let failure):
+///     print("#\(failure.call.id) failed (\(failure.errorCategory)): \(failure.reason)")
+///   default:
+///     break
+///   }
+/// }
+/// ```
+///
+/// URLs, headers and reasons are redacted by the payloads' initializers (with
+/// ``SecretRedactor``) and cannot be changed afterwards: an observer never sees a secret.
 public struct ConvoyEvent: Sendable, Hashable {
-  /// What happened. The raw values are the stable names written by ``JSONLinesLogger``.
-  public enum Name: String, Sendable, Hashable, CaseIterable {
+  /// When it happened.
+  public var date: Date
+  /// What happened, with the fields of that kind of event.
+  public var kind: Kind
+
+  /// Creates an event of `kind` that happened at `date`.
+  public init(_ kind: Kind, date: Date = Date()) {
+    self.kind = kind
+    self.date = date
+  }
+
+  /// A notice with `text`, redacted: something worth knowing that is not about one call.
+  public static func notice(_ text: String, date: Date = Date()) -> ConvoyEvent {
+    ConvoyEvent(.notice(Notice(text)), date: date)
+  }
+
+  /// What happened, one case per kind of event.
+  public enum Kind: Sendable, Hashable {
     /// A call began.
-    case requestCreated = "request.created"
-    /// An attempt's adapters ran; ``ConvoyEvent/headers`` holds the redacted headers.
-    case requestAdapted = "request.adapted"
+    case requestCreated(RequestCreated)
+    /// An attempt's adapters ran.
+    case requestAdapted(RequestAdapted)
     /// An attempt was handed to the transport.
-    case requestSent = "request.sent"
-    /// An attempt failed and will be sent again after ``ConvoyEvent/retryDelay``.
-    case requestRetried = "request.retried"
-    /// An answer arrived: status, bytes and duration.
-    case responseReceived = "response.received"
-    /// A decision judged the answer: ``ConvoyEvent/decision`` and ``ConvoyEvent/outcome``.
-    case decisionTaken = "decision.taken"
+    case requestSent(RequestSent)
+    /// An attempt failed and will be sent again after a delay.
+    case requestRetried(RequestRetried)
+    /// An answer arrived.
+    case responseReceived(ResponseReceived)
+    /// A decision judged the answer.
+    case decisionTaken(DecisionTaken)
     /// The call produced its value.
-    case requestFinished = "request.finished"
-    /// The call failed; ``ConvoyEvent/reason`` and ``ConvoyEvent/errorCategory`` say why.
-    case requestFailed = "request.failed"
+    case requestFinished(RequestFinished)
+    /// The call failed.
+    case requestFailed(RequestFailed)
     /// The call was cancelled.
-    case requestCancelled = "request.cancelled"
+    case requestCancelled(RequestCancelled)
     /// A job began.
-    case jobStarted = "job.started"
+    case jobStarted(JobStarted)
     /// A job's progress changed.
-    case jobProgress = "job.progress"
+    case jobProgress(JobProgressChanged)
     /// A job produced its output.
-    case jobFinished = "job.finished"
+    case jobFinished(JobFinished)
     /// A job failed.
-    case jobFailed = "job.failed"
+    case jobFailed(JobFailed)
     /// A job was cancelled.
-    case jobCancelled = "job.cancelled"
-    /// An event stream ended or dropped and will be opened again after
-    /// ``ConvoyEvent/retryDelay``; ``ConvoyEvent/reason`` says why.
-    case streamReconnecting = "stream.reconnecting"
+    case jobCancelled(JobCancelled)
+    /// An event stream ended or dropped and will be opened again after a delay.
+    case streamReconnecting(StreamReconnecting)
     /// Something worth knowing that is not about one call, e.g. a transport fallback.
+    case notice(Notice)
+  }
+
+  /// The stable name of each kind of event. The raw values are the names written by
+  /// ``JSONLinesLogger``.
+  public enum Name: String, Sendable, Hashable, CaseIterable {
+    /// ``Kind/requestCreated(_:)``.
+    case requestCreated = "request.created"
+    /// ``Kind/requestAdapted(_:)``.
+    case requestAdapted = "request.adapted"
+    /// ``Kind/requestSent(_:)``.
+    case requestSent = "request.sent"
+    /// ``Kind/requestRetried(_:)``.
+    case requestRetried = "request.retried"
+    /// ``Kind/responseReceived(_:)``.
+    case responseReceived = "response.received"
+    /// ``Kind/decisionTaken(_:)``.
+    case decisionTaken = "decision.taken"
+    /// ``Kind/requestFinished(_:)``.
+    case requestFinished = "request.finished"
+    /// ``Kind/requestFailed(_:)``.
+    case requestFailed = "request.failed"
+    /// ``Kind/requestCancelled(_:)``.
+    case requestCancelled = "request.cancelled"
+    /// ``Kind/jobStarted(_:)``.
+    case jobStarted = "job.started"
+    /// ``Kind/jobProgress(_:)``.
+    case jobProgress = "job.progress"
+    /// ``Kind/jobFinished(_:)``.
+    case jobFinished = "job.finished"
+    /// ``Kind/jobFailed(_:)``.
+    case jobFailed = "job.failed"
+    /// ``Kind/jobCancelled(_:)``.
+    case jobCancelled = "job.cancelled"
+    /// ``Kind/streamReconnecting(_:)``.
+    case streamReconnecting = "stream.reconnecting"
+    /// ``Kind/notice(_:)``.
     case notice = "notice"
   }
 
-  /// What happened.
-  public var name: Name
-  /// When it happened.
-  public var date: Date
-  /// The call it is about; the same for every attempt of a call.
-  public var requestID: UInt64?
-  /// The job it is about, or the job the call belongs to.
-  public var jobID: UInt64?
-  /// The job's type name.
-  public var jobName: String?
-  /// The request's method.
-  public var method: String?
-  /// The request's URL, redacted whenever it is set.
-  public var url: String? {
-    didSet { url = url.map(Self.redactURL) }
-  }
-  /// The attempt, from 1.
-  public var attempt: Int?
-  /// The answer's status.
-  public var status: Int?
-  /// Body bytes received.
-  public var bytes: Int?
-  /// Seconds from sending to the whole answer, or a call's or job's whole duration when it ends.
-  public var duration: TimeInterval?
-  /// The attempt's headers, redacted whenever they are set.
-  public var headers: HTTPHeaders? {
-    didSet { headers = headers.map(SecretRedactor.redact) }
-  }
-  /// The decision's type name.
-  public var decision: String?
-  /// The decision's outcome: `proceed`, `restart`, `fail` or `done`.
-  public var outcome: String?
-  /// Seconds before a retry is sent.
-  public var retryDelay: TimeInterval?
-  /// Why: a failure's developer description, a retry's reason, a notice's text; redacted
-  /// whenever it is set.
-  public var reason: String? {
-    didSet { reason = reason.map(SecretRedactor.redact) }
-  }
-  /// The failure's family, as ``ErrorMessageProvider`` sorts it.
-  public var errorCategory: ErrorCategory?
-  /// A job's completed units.
-  public var completedUnits: Int?
-  /// A job's total units.
-  public var totalUnits: Int?
-
-  /// Creates an event; every field but the name is optional.
-  public init(
-    name: Name, date: Date = Date(), requestID: UInt64? = nil, jobID: UInt64? = nil,
-    jobName: String? = nil, method: String? = nil, url: String? = nil, attempt: Int? = nil,
-    status: Int? = nil, bytes: Int? = nil, duration: TimeInterval? = nil,
-    headers: HTTPHeaders? = nil, decision: String? = nil, outcome: String? = nil,
-    retryDelay: TimeInterval? = nil, reason: String? = nil, errorCategory: ErrorCategory? = nil,
-    completedUnits: Int? = nil, totalUnits: Int? = nil
-  ) {
-    self.name = name
-    self.date = date
-    self.requestID = requestID
-    self.jobID = jobID
-    self.jobName = jobName
-    self.method = method
-    self.url = url.map(Self.redactURL)
-    self.attempt = attempt
-    self.status = status
-    self.bytes = bytes
-    self.duration = duration
-    self.headers = headers.map(SecretRedactor.redact)
-    self.decision = decision
-    self.outcome = outcome
-    self.retryDelay = retryDelay
-    self.reason = reason.map(SecretRedactor.redact)
-    self.errorCategory = errorCategory
-    self.completedUnits = completedUnits
-    self.totalUnits = totalUnits
+  /// The stable name of the event's kind, e.g. `request.created`.
+  public var name: Name {
+    switch kind {
+    case .requestCreated: .requestCreated
+    case .requestAdapted: .requestAdapted
+    case .requestSent: .requestSent
+    case .requestRetried: .requestRetried
+    case .responseReceived: .responseReceived
+    case .decisionTaken: .decisionTaken
+    case .requestFinished: .requestFinished
+    case .requestFailed: .requestFailed
+    case .requestCancelled: .requestCancelled
+    case .jobStarted: .jobStarted
+    case .jobProgress: .jobProgress
+    case .jobFinished: .jobFinished
+    case .jobFailed: .jobFailed
+    case .jobCancelled: .jobCancelled
+    case .streamReconnecting: .streamReconnecting
+    case .notice: .notice
+    }
   }
 
-  private static func redactURL(_ text: String) -> String {
-    URL(string: text).map(SecretRedactor.redact) ?? SecretRedactor.mask
+  /// The call the event is about: set for every `request.*`, `response.*` and `decision.*`
+  /// event and for `stream.reconnecting`; `nil` for job events and notices.
+  public var call: CallIdentity? {
+    switch kind {
+    case .requestCreated(let event): event.call
+    case .requestAdapted(let event): event.call
+    case .requestSent(let event): event.call
+    case .requestRetried(let event): event.call
+    case .responseReceived(let event): event.call
+    case .decisionTaken(let event): event.call
+    case .requestFinished(let event): event.call
+    case .requestFailed(let event): event.call
+    case .requestCancelled(let event): event.call
+    case .streamReconnecting(let event): event.call
+    case .jobStarted, .jobProgress, .jobFinished, .jobFailed, .jobCancelled, .notice: nil
+    }
+  }
+
+  /// The job the event is about: set for every `job.*` event; `nil` for the others (a call made
+  /// by a job names it in ``CallIdentity/jobID``).
+  public var job: JobIdentity? {
+    switch kind {
+    case .jobStarted(let event): event.job
+    case .jobProgress(let event): event.job
+    case .jobFinished(let event): event.job
+    case .jobFailed(let event): event.job
+    case .jobCancelled(let event): event.job
+    default: nil
+    }
   }
 
   /// Whether this event ends a call: finished, failed or cancelled.
   public var endsRequest: Bool {
-    [.requestFinished, .requestFailed, .requestCancelled].contains(name)
+    switch kind {
+    case .requestFinished, .requestFailed, .requestCancelled: true
+    default: false
+    }
   }
 }

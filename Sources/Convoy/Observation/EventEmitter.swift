@@ -4,13 +4,14 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Hands the events of one call or job to the connection's observers, each stamped with what
-/// the template says about its subject (ids, method, job name).
+/// Hands the events of one call to the connection's observers, each naming the call.
 ///
-/// With no observers it does nothing at all, so unobserved work pays for no event.
+/// With no observers it does nothing at all: an event is an autoclosure, so unobserved calls
+/// build, redact and send no event.
 struct EventEmitter: Sendable {
   let observers: [any EventObserver]
-  private let template: ConvoyEvent
+  /// The call every event is about.
+  let call: ConvoyEvent.CallIdentity
 
   private static let lastID = Locked<UInt64>(0)
 
@@ -22,70 +23,65 @@ struct EventEmitter: Sendable {
     }
   }
 
-  /// An emitter for one call: a new request id, the job's id if the call belongs to one.
+  /// An emitter for one call: a new call id, the job's id if the call belongs to one.
   static func call(observers: [any EventObserver], jobID: UInt64?, method: HTTPMethod)
     -> EventEmitter
   {
     EventEmitter(
       observers: observers,
-      template: ConvoyEvent(
-        name: .requestCreated, requestID: observers.isEmpty ? 0 : nextID(), jobID: jobID,
-        method: method.rawValue))
-  }
-
-  /// An emitter for one job.
-  static func job(observers: [any EventObserver], jobID: UInt64, name: String) -> EventEmitter {
-    EventEmitter(
-      observers: observers, template: ConvoyEvent(name: .jobStarted, jobID: jobID, jobName: name))
+      call: ConvoyEvent.CallIdentity(
+        id: observers.isEmpty ? 0 : nextID(), jobID: jobID, method: method))
   }
 
   var isObserved: Bool { !observers.isEmpty }
 
   /// Sends a notice that is about no one call or job.
   static func notice(to observers: [any EventObserver], _ text: String) {
-    EventEmitter(observers: observers, template: ConvoyEvent(name: .notice)).emit(.notice) {
-      $0.reason = text
-    }
-  }
-
-  /// The job these events are about, or that the call belongs to.
-  var jobID: UInt64? { template.jobID }
-
-  /// Sends an event named `name` about `url`, whose other fields `fill` sets.
-  func emit(
-    _ name: ConvoyEvent.Name, url: URL? = nil, _ fill: (inout ConvoyEvent) -> Void = { _ in }
-  ) {
-    guard isObserved else { return }
-    var event = template
-    event.name = name
-    event.date = Date()
-    event.url = url?.absoluteString
-    fill(&event)
+    guard !observers.isEmpty else { return }
+    let event = ConvoyEvent.notice(text)
     for observer in observers { observer.receive(event) }
   }
 
-  /// Sends the one event that ends a call or job: finished, cancelled or failed.
-  func emitEnd(
-    _ error: (any Error)?, url: URL? = nil, startedAt start: Date, status: Int? = nil
-  ) {
-    let isJob = template.requestID == nil
+  /// Sends an event of `kind`, made only when someone observes.
+  func emit(_ kind: @autoclosure () -> ConvoyEvent.Kind) {
+    guard isObserved else { return }
+    let event = ConvoyEvent(kind())
+    for observer in observers { observer.receive(event) }
+  }
+
+  /// Sends the event that ends a call with its value.
+  func emitFinished(url: URL?, startedAt start: Date, status: Int) {
+    emit(
+      .requestFinished(
+        .init(call: call, url: url, status: status, duration: Date().timeIntervalSince(start))))
+  }
+
+  /// Sends the event that ends a call with `error`: cancelled or failed.
+  func emitEnd(_ error: any Error, url: URL?, startedAt start: Date) {
+    guard isObserved else { return }
     let duration = Date().timeIntervalSince(start)
-    guard let error else {
-      emit(isJob ? .jobFinished : .requestFinished, url: url) {
-        $0.duration = duration
-        $0.status = status
-      }
+    guard !error.isCancellation else {
+      emit(.requestCancelled(.init(call: call, url: url, duration: duration)))
       return
     }
-    if error.isCancellation {
-      emit(isJob ? .jobCancelled : .requestCancelled, url: url) { $0.duration = duration }
-      return
-    }
-    emit(isJob ? .jobFailed : .requestFailed, url: url) {
-      $0.duration = duration
-      $0.status = (error as? any StatusCarryingError)?.statusCode
-      $0.reason = String(describing: error)
-      $0.errorCategory = ErrorMessageProvider.category(of: error)
-    }
+    let failure = EventFailure(error)
+    emit(
+      .requestFailed(
+        .init(
+          call: call, url: url, status: failure.status, reason: failure.reason,
+          errorCategory: failure.category, duration: duration)))
+  }
+}
+
+/// What the events that end a call or job say about its error.
+struct EventFailure {
+  let status: Int?
+  let reason: String
+  let category: ErrorCategory
+
+  init(_ error: any Error) {
+    status = (error as? any StatusCarryingError)?.statusCode
+    reason = String(describing: error)
+    category = ErrorMessageProvider.category(of: error)
   }
 }

@@ -35,23 +35,79 @@ public final class JSONLinesLogger: EventObserver {
       "event": event.name.rawValue,
       "ts": timestamp(event.date),
     ]
-    object["request_id"] = event.requestID
-    object["job_id"] = event.jobID
-    object["job_name"] = event.jobName
-    object["method"] = event.method
-    object["url"] = event.url
-    object["attempt"] = event.attempt
-    object["status"] = event.status
-    object["bytes"] = event.bytes
-    object["duration_ms"] = event.duration.map(milliseconds)
-    object["headers"] = event.headers?.dictionary
-    object["decision"] = event.decision
-    object["outcome"] = event.outcome
-    object["retry_delay_ms"] = event.retryDelay.map(milliseconds)
-    object["reason"] = event.reason
-    object["error_category"] = event.errorCategory?.rawValue
-    object["completed_units"] = event.completedUnits
-    object["total_units"] = event.totalUnits
+    if let call = event.call {
+      object["request_id"] = call.id
+      object["job_id"] = call.jobID
+      object["method"] = call.method.rawValue
+    }
+    if let job = event.job {
+      object["job_id"] = job.id
+      object["job_name"] = job.name
+    }
+    switch event.kind {
+    case .requestCreated(let created):
+      object["url"] = created.url
+    case .requestAdapted(let adapted):
+      object["url"] = adapted.url
+      object["attempt"] = adapted.attempt
+      object["headers"] = adapted.headers.dictionary
+    case .requestSent(let sent):
+      object["url"] = sent.url
+      object["attempt"] = sent.attempt
+    case .requestRetried(let retried):
+      object["url"] = retried.url
+      object["attempt"] = retried.attempt
+      object["retry_delay_ms"] = milliseconds(retried.delay)
+      object["reason"] = retried.reason
+    case .responseReceived(let response):
+      object["url"] = response.url
+      object["attempt"] = response.attempt
+      object["status"] = response.status
+      object["bytes"] = response.bytes
+      object["duration_ms"] = milliseconds(response.duration)
+    case .decisionTaken(let decision):
+      object["url"] = decision.url
+      object["attempt"] = decision.attempt
+      object["decision"] = decision.decision
+      // The wording logs have always carried for a request whose body cannot be sent twice.
+      object["outcome"] =
+        decision.isDeclined
+        ? "\(decision.outcome.rawValue) declined: body not replayable" : decision.outcome.rawValue
+    case .requestFinished(let finished):
+      object["url"] = finished.url
+      object["status"] = finished.status
+      object["duration_ms"] = milliseconds(finished.duration)
+    case .requestFailed(let failure):
+      object["url"] = failure.url
+      object["status"] = failure.status
+      object["reason"] = failure.reason
+      object["error_category"] = failure.errorCategory.rawValue
+      object["duration_ms"] = milliseconds(failure.duration)
+    case .requestCancelled(let cancelled):
+      object["url"] = cancelled.url
+      object["duration_ms"] = milliseconds(cancelled.duration)
+    case .jobStarted:
+      break
+    case .jobProgress(let progress):
+      object["completed_units"] = progress.completedUnits
+      object["total_units"] = progress.totalUnits
+    case .jobFinished(let finished):
+      object["duration_ms"] = milliseconds(finished.duration)
+    case .jobFailed(let failure):
+      object["status"] = failure.status
+      object["reason"] = failure.reason
+      object["error_category"] = failure.errorCategory.rawValue
+      object["duration_ms"] = milliseconds(failure.duration)
+    case .jobCancelled(let cancelled):
+      object["duration_ms"] = milliseconds(cancelled.duration)
+    case .streamReconnecting(let reconnecting):
+      object["url"] = reconnecting.url
+      object["attempt"] = reconnecting.attempt
+      object["retry_delay_ms"] = milliseconds(reconnecting.delay)
+      object["reason"] = reconnecting.reason
+    case .notice(let notice):
+      object["reason"] = notice.text
+    }
     return
       (try? JSONSerialization.data(
         withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()

@@ -2,7 +2,7 @@ import Foundation
 
 /// Counts a connection's calls in flight, for an activity indicator.
 ///
-/// It counts ``ConvoyEvent/Name/requestCreated`` up and every event that ends a call down, so it
+/// It counts ``ConvoyEvent/Kind/requestCreated(_:)`` up and every event that ends a call down, so it
 /// is right under cancellation as long as every call ends with exactly one such event, which
 /// Convoy guarantees. It never goes below zero.
 public final class NetworkActivityCounter: EventObserver {
@@ -25,13 +25,11 @@ public final class NetworkActivityCounter: EventObserver {
 
   /// Counts calls starting and ending.
   public func receive(_ event: ConvoyEvent) {
-    guard let id = event.requestID, event.name == .requestCreated || event.endsRequest else {
-      return
-    }
+    let isStart = event.name == .requestCreated
+    guard let id = event.call?.id, isStart || event.endsRequest else { return }
     inFlight.withLock { calls in
       // Tracking ids makes a repeated or unmatched end harmless instead of driving the count down.
-      let changed =
-        event.name == .requestCreated ? calls.insert(id).inserted : calls.remove(id) != nil
+      let changed = isStart ? calls.insert(id).inserted : calls.remove(id) != nil
       if changed { broadcast.publish(calls.count) }
     }
   }

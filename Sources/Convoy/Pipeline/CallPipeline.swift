@@ -29,11 +29,11 @@ struct CallPipeline: Sendable {
     let events = EventEmitter.call(observers: observers, jobID: jobID, method: request.method)
     let start = Date()
     let describedURL = events.isObserved ? try? configuration.url(path: request.path) : nil
-    events.emit(.requestCreated, url: describedURL)
+    events.emit(.requestCreated(.init(call: events.call, url: describedURL)))
     do {
       let (value, status) = try await perform(
         request, events: events, uploadProgress: uploadProgress)
-      events.emitEnd(nil, url: describedURL, startedAt: start, status: status)
+      events.emitFinished(url: describedURL, startedAt: start, status: status)
       return value
     } catch {
       events.emitEnd(error, url: describedURL, startedAt: start)
@@ -112,12 +112,14 @@ struct CallPipeline: Sendable {
       let transportRequest = try await makeTransportRequest(request, body: body, context: &context)
       let remaining = context.deadline.timeIntervalSinceNow
       guard remaining > 0 else { throw ServerConnectionError.timedOut(context.errorContext()) }
-      let sentURL = transportRequest.urlRequest.url
-      events.emit(.requestAdapted, url: sentURL) {
-        $0.attempt = context.attempt
-        $0.headers = HTTPHeaders(transportRequest.urlRequest.allHTTPHeaderFields ?? [:])
-      }
-      events.emit(.requestSent, url: sentURL) { $0.attempt = context.attempt }
+      // Optional only in type: the request was built from the configuration's URL.
+      let sentURL = try transportRequest.urlRequest.url ?? configuration.url(path: request.path)
+      events.emit(
+        .requestAdapted(
+          .init(
+            call: events.call, url: sentURL, attempt: context.attempt,
+            headers: HTTPHeaders(transportRequest.urlRequest.allHTTPHeaderFields ?? [:]))))
+      events.emit(.requestSent(.init(call: events.call, url: sentURL, attempt: context.attempt)))
       let received: Received
       switch await send(transportRequest, remaining, context) {
       case .success(let answer):
@@ -125,23 +127,24 @@ struct CallPipeline: Sendable {
       case .failure(.transportFailed(let failure, let errorContext)):
         guard let delay = context.retryPolicy.delay(after: .failure(failure), context: context)
         else { throw ServerConnectionError.transportFailed(failure, errorContext) }
-        try await wait(delay, before: &context, reason: failure.description, events: events)
+        try await wait(
+          delay, before: &context, url: sentURL, reason: failure.description, events: events)
         continue
       case .failure(let error):
         throw error
       }
       let response = received.response
-      events.emit(.responseReceived, url: response.head.url ?? sentURL) {
-        $0.attempt = context.attempt
-        $0.status = response.statusCode
-        $0.bytes = response.metrics.bytesReceived
-        $0.duration = response.metrics.duration
-      }
+      events.emit(
+        .responseReceived(
+          .init(
+            call: events.call, url: response.head.url ?? sentURL, attempt: context.attempt,
+            status: response.statusCode, bytes: response.metrics.bytesReceived,
+            duration: response.metrics.duration)))
       context.decisions = chain
       let outcome: ResponseDecisionOutcome<Request.Response>
       do {
         outcome = try await judge(
-          response, for: request, with: chain, context: context, events: events)
+          response, for: request, with: chain, context: context, url: sentURL, events: events)
       } catch {
         received.body?.cancel()
         throw error
@@ -162,7 +165,7 @@ struct CallPipeline: Sendable {
         received.body?.cancel()
         try checkRunaway(context, response: response)
         try await wait(
-          delay, before: &context, reason: "status \(response.statusCode)",
+          delay, before: &context, url: sentURL, reason: "status \(response.statusCode)",
           events: events)
       }
     }
@@ -177,17 +180,17 @@ struct CallPipeline: Sendable {
     }
   }
 
-  /// Sleeps before a retry; cancelling the task ends the sleep at once.
+  /// Sleeps before a retry of the attempt sent to `url`; cancelling the task ends the sleep at
+  /// once.
   private func wait(
-    _ delay: TimeInterval, before context: inout RequestContext,
+    _ delay: TimeInterval, before context: inout RequestContext, url: URL,
     reason: String, events: EventEmitter
   ) async throws(ServerConnectionError) {
     context.retries += 1
-    events.emit(.requestRetried, url: context.sentRequest?.url) {
-      $0.attempt = context.attempt
-      $0.retryDelay = delay
-      $0.reason = reason
-    }
+    events.emit(
+      .requestRetried(
+        .init(
+          call: events.call, url: url, attempt: context.attempt, delay: delay, reason: reason)))
     guard delay > 0 else { return }
     do {
       try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
@@ -198,7 +201,7 @@ struct CallPipeline: Sendable {
 
   private func judge<Request: RequestDescribing>(
     _ response: TransportResponse, for request: Request, with chain: [any ResponseDecision],
-    context: RequestContext, events: EventEmitter
+    context: RequestContext, url: URL, events: EventEmitter
   ) async throws -> ResponseDecisionOutcome<Request.Response> {
     var current = response
     for decision in chain {
@@ -206,11 +209,12 @@ struct CallPipeline: Sendable {
       // A body its request calls unrepeatable is never sent twice, whichever decision asks: the
       // answer goes on to the next decision as it is (a 503 then fails validation as usual).
       let isDeclined = !context.isBodyReplayable && outcome.sendsTheRequestAgain
-      events.emit(.decisionTaken, url: context.sentRequest?.url) {
-        $0.attempt = context.attempt
-        $0.decision = String(describing: type(of: decision))
-        $0.outcome = isDeclined ? "\(outcome.name) declined: body not replayable" : outcome.name
-      }
+      events.emit(
+        .decisionTaken(
+          .init(
+            call: events.call, url: url, attempt: context.attempt,
+            decision: String(describing: type(of: decision)), outcome: outcome.eventOutcome,
+            isDeclined: isDeclined)))
       if isDeclined { continue }
       guard case .proceed(let next) = outcome else { return outcome }
       current = next

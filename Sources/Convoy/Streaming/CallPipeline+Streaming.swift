@@ -19,7 +19,7 @@ extension CallPipeline {
     let events = EventEmitter.call(observers: observers, jobID: jobID, method: request.method)
     let start = Date()
     let describedURL = events.isObserved ? try? configuration.url(path: request.path) : nil
-    events.emit(.requestCreated, url: describedURL)
+    events.emit(.requestCreated(.init(call: events.call, url: describedURL)))
     do {
       let chain = (request.decisions ?? decisions).filter { !($0 is ResponseDecoding) }
       let (stream, status) = try await attempts(
@@ -54,7 +54,11 @@ extension CallPipeline {
             ServerConnectionError.transportFailed(
               failure, ErrorContext(method: request.method, url: stream.head.url))
           }
-        events.emitEnd(error, url: stream.head.url, startedAt: start, status: status)
+        if let error {
+          events.emitEnd(error, url: stream.head.url, startedAt: start)
+        } else {
+          events.emitFinished(url: stream.head.url, startedAt: start, status: status)
+        }
       }
       return stream
     } catch {

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Every connection travels the road of any call, so an expired token is renewed when the
 /// stream reconnects. Reconnections are reported to the connection's observers as
-/// ``ConvoyEvent/Name/streamReconnecting``.
+/// ``ConvoyEvent/Kind/streamReconnecting(_:)``.
 public struct ServerSentEventStream<Request: RequestDescribing>: AsyncSequence, Sendable {
   /// One event.
   public typealias Element = ServerSentEvent
@@ -126,13 +126,11 @@ public struct ServerSentEventStream<Request: RequestDescribing>: AsyncSequence, 
       let events = EventEmitter.call(
         observers: stream.connection.observers, jobID: nil, method: stream.request.method)
       events.emit(
-        .streamReconnecting,
-        url: try? stream.connection.configuration.url(path: stream.request.path)
-      ) {
-        $0.attempt = reconnections
-        $0.retryDelay = delay
-        $0.reason = reason
-      }
+        .streamReconnecting(
+          .init(
+            call: events.call,
+            url: try? stream.connection.configuration.url(path: stream.request.path),
+            attempt: reconnections, delay: delay, reason: reason)))
       do {
         try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
       } catch {

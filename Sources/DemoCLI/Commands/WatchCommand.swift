@@ -48,8 +48,8 @@ private struct ReconnectionNotes: EventObserver {
   let output: Output
 
   func receive(_ event: ConvoyEvent) {
-    guard event.name == .streamReconnecting else { return }
-    let delay = event.retryDelay.map { String(format: " in %.1f s", $0) } ?? ""
-    output.note("Connection lost; reconnecting\(delay) (reconnection \(event.attempt ?? 1))")
+    guard case .streamReconnecting(let reconnecting) = event.kind else { return }
+    let delay = String(format: "%.1f s", reconnecting.delay)
+    output.note("Connection lost; reconnecting in \(delay) (reconnection \(reconnecting.attempt))")
   }
 }

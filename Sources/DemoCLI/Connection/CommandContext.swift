@@ -74,9 +74,8 @@ struct CommandContext: Sendable {
     if let eventLog {
       let simulation = options.scenario.map { " (simulated, scenario \($0.rawValue))" } ?? ""
       eventLog.receive(
-        ConvoyEvent(
-          name: .notice,
-          reason: "environment \(entry.name) at \(entry.baseURL.absoluteString)\(simulation); "
+        .notice(
+          "environment \(entry.name) at \(entry.baseURL.absoluteString)\(simulation); "
             + "session file \(store.fileURL.path)"))
     }
     let connection = ServerConnection(

@@ -15,7 +15,7 @@ struct FailureReport {
     if wasInterrupted || error.isCancellation { return .interrupted }
     let code = ExitCode(for: error)
     let text = DemoCLIMessages.provider.message(for: error)?.text ?? "\(error)"
-    eventLog?.receive(ConvoyEvent(name: .notice, reason: "failure: \(error)"))
+    eventLog?.receive(.notice("failure: \(error)"))
     Terminal.writeError(text + "\n" + (hint(for: code).map { $0 + "\n" } ?? ""))
     if isJSON {
       let failure: [String: Any] = [

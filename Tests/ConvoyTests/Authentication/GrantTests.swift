@@ -129,7 +129,7 @@ import Testing
     let notices = Locked<[String]>([])
     let connection = server.connection(observers: [
       AnyEventObserver { event in
-        if event.name == .notice { notices.withLock { $0.append(event.reason ?? "") } }
+        if case .notice(let notice) = event.kind { notices.withLock { $0.append(notice.text) } }
       }
     ])
     try await connection.login(username: "ada", password: "lovelace")

@@ -141,7 +141,7 @@ import Testing
       transport: server.transport, sessionStore: ReadOnlyAfterLoginStore(),
       observers: [
         AnyEventObserver { event in
-          if event.name == .notice { notices.withLock { $0.append(event.reason ?? "") } }
+          if case .notice(let notice) = event.kind { notices.withLock { $0.append(notice.text) } }
         }
       ])
     try connection.login(session: TokenServer.session(token: "token-0"))

@@ -100,8 +100,10 @@ import Testing
     let events = Locked<[ConvoyEvent]>([])
     let connection = observedConnection(StubTransport { _ in answers }, events: events)
     for try await _ in connection.events(RawStubCall(path: "feed"), options: Self.fastReconnects) {}
-    let reconnects = events.withLock { $0.filter { $0.name == .streamReconnecting } }
-    #expect(reconnects.count == 2)
-    #expect(reconnects.allSatisfy { ($0.retryDelay ?? 1) <= 0.05 })
+    let reconnects = events.current.compactMap { event in
+      if case .streamReconnecting(let reconnecting) = event.kind { reconnecting } else { nil }
+    }
+    #expect(reconnects.map(\.attempt) == [1, 2])
+    #expect(reconnects.allSatisfy { $0.delay <= 0.05 })
   }
 }

@@ -64,15 +64,16 @@ import Testing
     _ = try await connection.run(
       SimulatedPlacesAPI.LoginJob(email: "demo@convoy.example", password: "demo-password"))
     let all = events.current
-    let jobEvents = all.filter { $0.requestID == nil }
+    let jobEvents = all.filter { $0.job != nil }
     #expect(jobEvents.first?.name == .jobStarted)
-    #expect(jobEvents.first?.jobName == "LoginJob")
+    #expect(jobEvents.first?.job?.name == "LoginJob")
     #expect(jobEvents.last?.name == .jobFinished)
     #expect(jobEvents.contains { $0.name == .jobProgress })
-    let jobID = try #require(jobEvents.first?.jobID)
+    let jobID = try #require(jobEvents.first?.job?.id)
+    #expect(jobEvents.allSatisfy { $0.job?.id == jobID })
     let calls = all.filter { $0.name == .requestCreated }
     #expect(calls.count == 2)
-    #expect(calls.allSatisfy { $0.jobID == jobID })
+    #expect(calls.allSatisfy { $0.call?.jobID == jobID })
     #expect(all.filter { $0.endsRequest }.count == 2)
     // A single execute reports only its call, not a job.
     events.withLock { $0.removeAll() }
@@ -82,6 +83,6 @@ import Testing
       var path: String { "v2/places" }
     }
     _ = try? await connection.execute(Places())
-    #expect(events.current.allSatisfy { $0.requestID != nil && $0.jobID == nil })
+    #expect(events.current.allSatisfy { $0.call != nil && $0.call?.jobID == nil && $0.job == nil })
   }
 }

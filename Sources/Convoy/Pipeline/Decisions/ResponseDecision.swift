@@ -38,14 +38,14 @@ extension ResponseDecisionOutcome {
 }
 
 extension ResponseDecisionOutcome {
-  /// `proceed`, `restart`, `retry`, `fail` or `done`, for events.
-  var name: String {
+  /// What the outcome says to do, for events.
+  var eventOutcome: ConvoyEvent.DecisionTaken.Outcome {
     switch self {
-    case .proceed: "proceed"
-    case .restart: "restart"
-    case .retry: "retry"
-    case .fail: "fail"
-    case .done: "done"
+    case .proceed: .proceed
+    case .restart: .restart
+    case .retry: .retry
+    case .fail: .fail
+    case .done: .done
     }
   }
 }

@@ -162,10 +162,10 @@ private let oneShotBody = RequestBody(
       try await connection.execute(ProbeRequest())
     }
     let summary = events.current.compactMap { event -> String? in
-      switch event.name {
-      case .requestSent: "send \(event.attempt ?? 0)"
-      case .requestRetried:
-        "retry after attempt \(event.attempt ?? 0) for \(event.reason ?? "") in \(event.retryDelay ?? -1)"
+      switch event.kind {
+      case .requestSent(let sent): "send \(sent.attempt)"
+      case .requestRetried(let retried):
+        "retry after attempt \(retried.attempt) for \(retried.reason) in \(retried.delay)"
       default: nil
       }
     }
