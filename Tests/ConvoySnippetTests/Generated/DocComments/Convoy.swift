@@ -309,6 +309,21 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func ConvoyEvent_9() async throws {
+    #sourceLocation(file: "Sources/Convoy/Observation/ConvoyEvent.swift", line: 9)
+    AnyEventObserver { event in
+      switch event.kind {
+      case .responseReceived(let response):
+        print("#\(response.call.id) ← \(response.status) in \(response.duration) s")
+      case .requestFailed(let failure):
+        print("#\(failure.call.id) failed (\(failure.errorCategory)): \(failure.reason)")
+      default:
+        break
+      }
+    }
+    #sourceLocation()
+  }
+
   static func BlockResultOperation_7() async throws {
     #sourceLocation(file: "Sources/Convoy/Operations/BlockResultOperation.swift", line: 7)
     let total = BlockResultOperation { try cache.load(Totals.self) }
@@ -628,8 +643,8 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func ServerSentEventStream_170() async throws {
-    #sourceLocation(file: "Sources/Convoy/Streaming/ServerSentEventStream.swift", line: 170)
+  static func ServerSentEventStream_168() async throws {
+    #sourceLocation(file: "Sources/Convoy/Streaming/ServerSentEventStream.swift", line: 168)
     for try await event in connection.events(FeedRequest()) {
       print(event.data)
     }

@@ -10,22 +10,70 @@ import Foundation
   import FoundationNetworking
 #endif
 
+#sourceLocation(file: "Docs/Observation.md", line: 4)
+private extension ServerConfiguration {
+  static let staging = ServerConfiguration(
+    environment: .staging, baseURL: URL(string: "https://staging.example.com/api/")!)
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Observation.md", line: 8)
+private let analyticsFile = FileHandle.standardOutput
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Observation.md", line: 9)
+private let urlRequest = URLRequest(url: URL(string: "https://staging.example.com/api/v2/places")!)
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Observation.md", line: 82)
+private struct SlowCallReporter: EventObserver {
+  var limit: TimeInterval = 2
+
+  func receive(_ event: ConvoyEvent) {
+    guard case .requestFinished(let finished) = event.kind, finished.duration > limit else {
+      return
+    }
+    print("slow: #\(finished.call.id) \(finished.url ?? "-") took \(finished.duration) s")
+  }
+}
+#sourceLocation()
+
 private func observationStatements() async throws {
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 7)
+    #sourceLocation(file: "Docs/Observation.md", line: 16)
     let activity = NetworkActivityCounter()
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 8)
+    #sourceLocation(file: "Docs/Observation.md", line: 17)
     let connection = ServerConnection(
       configuration: .staging,
       observers: [ConsoleLogger(level: .info), JSONLinesLogger(fileHandle: analyticsFile), activity])
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 79)
+    #sourceLocation(file: "Docs/Observation.md", line: 58)
+    let analytics = AnyEventObserver { event in
+      switch event.kind {
+      case .responseReceived(let response):
+        print("#\(response.call.id) \(response.call.method) \(response.url) → \(response.status)")
+      case .decisionTaken(let decision) where decision.outcome == .retry:
+        print("\(decision.decision) asked to retry #\(decision.call.id)")
+      case .requestFailed(let failure):
+        print("#\(failure.call.id) failed (\(failure.errorCategory)): \(failure.reason)")
+      case .jobProgress(let progress):
+        print("\(progress.job.name): \(progress.completedUnits) of \(progress.totalUnits)")
+      case .notice(let notice):
+        print(notice.text)
+      default:
+        break
+      }
+    }
+    #sourceLocation()
+  }
+  do {
+    #sourceLocation(file: "Docs/Observation.md", line: 162)
     print(CURLRendering.command(for: urlRequest))
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 80)
+    #sourceLocation(file: "Docs/Observation.md", line: 163)
     // curl \
     //   -X POST \
     //   -H 'Authorization: <redacted>' \
