@@ -30,7 +30,7 @@
 
     // Owned by the event loop thread once submitted.
     private var head = CurlResponseHead()
-    private var body = Data()
+    private var body = CurlBodyBuffer()
     private var bytesSent = 0
     private var bytesReceived = 0
     private var fileReadFailed = false
@@ -178,7 +178,7 @@
       let metrics = TransferMetrics(
         startDate: startDate, duration: Date().timeIntervalSince(startDate),
         bytesReceived: receiver == nil ? body.count : bytesReceived, bytesSent: bytesSent)
-      return .success(TransportResponse(head: response, data: body, metrics: metrics))
+      return .success(TransportResponse(head: response, data: body.take(), metrics: metrics))
     }
 
     /// Frees what libcurl no longer needs; runs on the loop thread after detaching, or in `deinit`.
@@ -190,6 +190,7 @@
       headerList = nil
       bodyBytes?.deallocate()
       bodyBytes = nil
+      body.discardPooled()
       if bodyFile >= 0 { close(bodyFile) }
       bodyFile = -1
       errorMessage?.deallocate()
@@ -345,13 +346,10 @@
     }
 
     private func bufferBody(_ bytes: UnsafeRawBufferPointer) {
-      // One allocation for the whole body rather than one per doubling (and a copy each time).
-      // A compressed body announces its compressed length, which is only a smaller start; the
-      // cap keeps a lying header from reserving memory the body never fills.
-      if body.isEmpty, let announced = head.announcedBodyLength, announced > bytes.count {
-        body.reserveCapacity(min(announced, 16 << 20))
+      if body.count == 0, let announced = head.announcedBodyLength, announced > bytes.count {
+        body.reserve(announced: announced)
       }
-      body.append(contentsOf: bytes)
+      body.append(bytes)
     }
 
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
