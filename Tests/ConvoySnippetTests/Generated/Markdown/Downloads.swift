@@ -68,7 +68,7 @@ private struct PhotoAlbumJob: Job {
       ids.map { id in
         connection.downloadOperation(
           for: PhotoRequest(id: id), to: folder.appendingPathComponent("\(id).jpg"))
-      } as [ResultOperation<DownloadedFile>])
+      })
   }
 }
 #sourceLocation()
