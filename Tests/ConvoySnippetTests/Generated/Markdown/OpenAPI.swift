@@ -18,11 +18,10 @@ import Testing
 public enum API {
   struct Article: Codable, Hashable, Sendable {
     var id: Int64
-    var author: String
     var title: String
   }
   struct NewArticle: Codable, Hashable, Sendable {
-    var author: String
+    var author: String?
     var title: String
   }
   public struct Note: Codable, Hashable, Sendable {
@@ -77,21 +76,21 @@ public enum API {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/OpenAPI.md", line: 75)
+#sourceLocation(file: "Docs/OpenAPI.md", line: 74)
 private let connection = ServerConnection(configuration: .local(port: 8000))
 #sourceLocation()
 
-#sourceLocation(file: "Docs/OpenAPI.md", line: 76)
+#sourceLocation(file: "Docs/OpenAPI.md", line: 75)
 private let session = Session(accessToken: AccessToken(value: "token-from-an-earlier-login"))
 #sourceLocation()
 
-#sourceLocation(file: "Docs/OpenAPI.md", line: 77)
+#sourceLocation(file: "Docs/OpenAPI.md", line: 76)
 private func show(_ notes: [API.Note]) {
   print(notes.map(\.text))
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/OpenAPI.md", line: 169)
+#sourceLocation(file: "Docs/OpenAPI.md", line: 168)
 extension API.Notes.NotesList: PaginatedRequest {
   public typealias Element = API.Note
 
@@ -108,23 +107,23 @@ extension API.Notes.NotesList: PaginatedRequest {
 
 private func openAPIStatements() async throws {
   do {
-    #sourceLocation(file: "Docs/OpenAPI.md", line: 83)
+    #sourceLocation(file: "Docs/OpenAPI.md", line: 82)
     let page = try await connection.execute(API.Articles.listArticles(tag: "swift")).value
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/OpenAPI.md", line: 143)
+    #sourceLocation(file: "Docs/OpenAPI.md", line: 142)
     let connection = ServerConnection(configuration: .local(port: 8000))
     #sourceLocation()
-    #sourceLocation(file: "Docs/OpenAPI.md", line: 144)
+    #sourceLocation(file: "Docs/OpenAPI.md", line: 143)
     try connection.login(session: session)  // operations with `security` are signed with its token
     #sourceLocation()
-    #sourceLocation(file: "Docs/OpenAPI.md", line: 146)
+    #sourceLocation(file: "Docs/OpenAPI.md", line: 145)
     let article = try await connection.execute(
       API.Articles.createArticle(body: API.NewArticle(author: "ann", title: "Hello"))
     ).value
     #sourceLocation()
-    #sourceLocation(file: "Docs/OpenAPI.md", line: 150)
+    #sourceLocation(file: "Docs/OpenAPI.md", line: 149)
     do {
       _ = try await connection.execute(API.Articles.deleteArticle(id: 42))
     } catch {
@@ -134,22 +133,22 @@ private func openAPIStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/OpenAPI.md", line: 182)
+    #sourceLocation(file: "Docs/OpenAPI.md", line: 181)
     for try await page in connection.pages(of: API.Notes.notesList(limit: 50)) {
       show(page.elements)
     }
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/OpenAPI.md", line: 196)
+    #sourceLocation(file: "Docs/OpenAPI.md", line: 195)
     #expect(await API.Articles.listArticles().stubbed(.json([])).succeeds { $0.value.isEmpty })
     #sourceLocation()
-    #sourceLocation(file: "Docs/OpenAPI.md", line: 197)
+    #sourceLocation(file: "Docs/OpenAPI.md", line: 196)
     #expect(
       await API.Articles.deleteArticle(id: 9).stubbed(.json(["detail": "Gone"], status: 404))
         .fails(saying: "Gone"))
     #sourceLocation()
-    #sourceLocation(file: "Docs/OpenAPI.md", line: 200)
+    #sourceLocation(file: "Docs/OpenAPI.md", line: 199)
     let sent = try await API.Articles.listArticles(tag: "a b").stubbed(.json([])).sentRequest()
     #sourceLocation()
   }
