@@ -9,8 +9,12 @@ import Foundation
 /// fails with the server's message exactly as a live one would:
 ///
 /// ```swift
-/// #expect(await API.Articles.list(tag: "swift").stubbed(.json([["id": 1]])).succeeds { $0.value.count == 1 })
-/// #expect(await API.Articles.get(id: 9).stubbed(.json(["detail": "Gone"], status: 404)).fails(saying: "Gone"))
+/// #expect(
+///   await PlacesRequest().stubbed(.json([["id": 1, "name": "Harbour"]]))
+///     .succeeds { $0.value.count == 1 })
+/// #expect(
+///   await ArticleRequest(id: 9).stubbed(.json(["detail": "Gone"], status: 404))
+///     .fails(saying: "Gone"))
 /// ```
 ///
 /// Requests that need an access token get a session holding ``token``.

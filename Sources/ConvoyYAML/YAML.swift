@@ -10,6 +10,7 @@ import Foundation
 /// stream) is a ``YAMLError`` with its line and column rather than a guess.
 ///
 /// ```swift
+/// let data = try Data(contentsOf: URL(fileURLWithPath: "openapi.yaml"))
 /// let spec = try YAML.parse(String(decoding: data, as: UTF8.self))
 /// ```
 public enum YAML {

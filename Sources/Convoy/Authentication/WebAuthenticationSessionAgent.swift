@@ -5,7 +5,7 @@
   /// Shows the authorization page in an `ASWebAuthenticationSession` (Apple platforms) and
   /// returns the redirect to the app's own URL scheme.
   ///
-  /// ```swift
+  /// ```swift no-compile: AuthenticationServices exists only on Apple platforms
   /// let agent = WebAuthenticationSessionAgent(
   ///   redirectURI: URL(string: "com.example.places:/oauth/callback")!,
   ///   anchor: { window })

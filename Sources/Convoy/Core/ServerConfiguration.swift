@@ -6,6 +6,8 @@ import Foundation
 /// extension ServerConfiguration {
 ///   static let staging = ServerConfiguration(
 ///     environment: .staging, baseURL: URL(string: "https://staging.example.com/api/")!)
+///   static let production = ServerConfiguration(
+///     environment: .production, baseURL: URL(string: "https://api.example.com/")!)
 /// }
 /// ```
 public struct ServerConfiguration: Sendable {

@@ -7,20 +7,15 @@ import Foundation
 /// started.
 ///
 /// ```swift
-/// struct LoginJob: Job {
-///   var credentials: Credentials
-///
-///   func makeOperation(on connection: ServerConnection) -> ResultOperation<Session> {
-///     connection.operation(for: ClientSecretRequest())
-///       .then { secret in
-///         connection.operation(for: AccessTokenRequest(secret: secret.value, credentials))
-///       }
-///       .then { token in connection.operation(for: SessionRequest(token: token.value)) }
-///       .map(\.value)
+/// struct AvatarJob: Job {
+///   func makeOperation(on connection: ServerConnection) -> ResultOperation<Data> {
+///     connection.operation(for: ProfileRequest())
+///       .then { profile in connection.operation(for: AvatarRequest(url: profile.value.avatar)) }
+///       .map(\.data)
 ///   }
 /// }
 ///
-/// let token = connection.run(LoginJob(credentials: credentials)) { result in … }
+/// let token = connection.run(AvatarJob()) { result in show(result) }
 /// ```
 public protocol Job: Sendable {
   /// What the job produces; the completion receives it as `Result<Output, any Error>`.

@@ -5,10 +5,9 @@ import Foundation
 /// Made with ``ResultOperation/then(_:)`` and ``ResultOperation/map(_:)``:
 ///
 /// ```swift
-/// let session = connection.operation(for: ClientSecretRequest())
-///   .then { secret in connection.operation(for: AccessTokenRequest(secret: secret.value)) }
-///   .then { token in connection.operation(for: SessionRequest(token: token.value)) }
-///   .map(\.value)
+/// let avatar = connection.operation(for: ProfileRequest())
+///   .then { profile in connection.operation(for: AvatarRequest(url: profile.value.avatar)) }
+///   .map(\.data)
 /// ```
 ///
 /// A step's operation is built only when the previous step succeeded, and handed to a queue

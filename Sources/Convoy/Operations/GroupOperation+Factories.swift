@@ -44,8 +44,9 @@ extension GroupOperation {
   /// failure cancels the siblings and the group fails with it.
   ///
   /// ```swift
-  /// GroupOperation.all(profileOperation, articlesOperation, settingsOperation)
-  ///   .map { profile, articles, settings in HomeScreen(profile, articles, settings) }
+  /// GroupOperation.all(profile, articles, settings).map { profile, articles, settings in
+  ///   HomeScreen(profile: profile.value, articles: articles.value, settings: settings.value)
+  /// }
   /// ```
   /// - Parameters:
   ///   - children: The operations to run side by side.

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// // Different types side by side, combined into one value.
 /// let screen = GroupOperation.all(profile, articles, settings).map { profile, articles, settings in
-///   HomeScreen(profile: profile.value, articles: articles.value, settings: settings.value)
+///   HomeScreen(profile: profile.value, articles: articles.map(\.value), settings: settings.value)
 /// }
 /// ```
 ///

@@ -7,8 +7,8 @@ extension ResultOperation {
   /// what this one returned. An error here, or thrown by `makeNext`, stops the chain.
   ///
   /// ```swift
-  /// connection.operation(for: ClientSecretRequest())
-  ///   .then { secret in connection.operation(for: AccessTokenRequest(secret: secret.value)) }
+  /// connection.operation(for: ProfileRequest())
+  ///   .then { profile in connection.operation(for: AvatarRequest(url: profile.value.avatar)) }
   /// ```
   /// - Parameter makeNext: Builds the next step from this step's output.
   /// - Returns: A chain whose output is the next step's.

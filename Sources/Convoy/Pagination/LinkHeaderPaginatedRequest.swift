@@ -8,8 +8,16 @@ import Foundation
 /// leave `queryItems` empty for those pages, since the link already carries the query:
 ///
 /// ```swift
-/// var path: String { pageURL?.absoluteString ?? "orgs/swiftlang/repos" }
-/// var queryItems: [URLQueryItem] { pageURL == nil ? [URLQueryItem(name: "per_page", value: "100")] : [] }
+/// struct Repositories: LinkHeaderPaginatedRequest {
+///   typealias Response = JSONResponse<[Repository]>
+///   typealias Element = Repository
+///   var pageURL: URL?
+///   var method: HTTPMethod { .get }
+///   var path: String { pageURL?.absoluteString ?? "orgs/swiftlang/repos" }
+///   var queryItems: [URLQueryItem] {
+///     pageURL == nil ? [URLQueryItem(name: "per_page", value: "100")] : []
+///   }
+/// }
 /// ```
 public protocol LinkHeaderPaginatedRequest: PaginatedRequest
 where Response: HTTPResponseProviding {

@@ -67,7 +67,8 @@ extension SimulatedPlacesAPI {
   /// then the `Session`.
   ///
   /// ```swift
-  /// try await connection.login(with: SimulatedPlacesAPI.LoginJob(email: email, password: pw))
+  /// try await connection.login(
+  ///   with: SimulatedPlacesAPI.LoginJob(email: "demo@convoy.example", password: "demo-password"))
   /// ```
   public struct LoginJob: Job, CustomStringConvertible, CustomReflectable {
     /// The user's email.

@@ -5,8 +5,8 @@ import Foundation
 ///
 /// ```swift
 /// let client = OAuthClient(
-///   id: "places-ios", endpoints: .discovered(issuer: URL(string: "https://id.example.com")!),
-///   scopes: ["places:read"])
+///   id: "places-ios", scopes: ["places:read"],
+///   endpoints: .discovered(issuer: URL(string: "https://id.example.com")!))
 /// let configuration = ServerConfiguration(
 ///   environment: .production, baseURL: URL(string: "https://api.example.com/")!,
 ///   authentication: AuthenticationConfiguration(client: client))

@@ -16,7 +16,7 @@
   /// (authorities, public-key pins, a client certificate, a minimum version).
   ///
   /// ```swift
-  /// let transport = (try? CurlTransport()) ?? URLSessionTransport()
+  /// let transport: any HTTPTransport = (try? CurlTransport()) ?? URLSessionTransport()
   /// let connection = ServerConnection(configuration: .production, transport: transport)
   /// ```
   ///
