@@ -47,12 +47,39 @@
       return false
     }
 
+    /// Reads `HTTP/1.1 200 OK` from the bytes, without a `String` for the line: the version up
+    /// to the first space, then the status, which must be all digits (anything else leaves 0,
+    /// which the transfer reports as a broken answer).
     private mutating func startHead(statusLine line: UnsafeBufferPointer<UInt8>) {
       fields.removeAll(keepingCapacity: true)
       headers = HTTPHeaders()
-      let parts = Self.text(line).split(separator: " ", maxSplits: 2)
-      httpVersion = parts.first.map(String.init) ?? "HTTP/1.1"
-      statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+      let space = UInt8(ascii: " ")
+      let versionEnd = line.firstIndex(of: space) ?? line.endIndex
+      httpVersion = Self.version(UnsafeBufferPointer(rebasing: line[..<versionEnd]))
+      var index = versionEnd
+      while index < line.endIndex, line[index] == space { index += 1 }
+      var status = 0
+      var digits = 0
+      while index < line.endIndex, line[index] != space {
+        let digit = Int(line[index]) - Int(UInt8(ascii: "0"))
+        guard (0...9).contains(digit), digits < 9 else {
+          statusCode = 0
+          return
+        }
+        status = status * 10 + digit
+        digits += 1
+        index += 1
+      }
+      statusCode = status
+    }
+
+    /// The versions servers send, as constants; anything else as it was written.
+    private static func version(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+      for known in ["HTTP/1.1", "HTTP/2", "HTTP/1.0", "HTTP/2.0", "HTTP/3"]
+      where bytes.elementsEqual(known.utf8) {
+        return known
+      }
+      return text(bytes)
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool {
@@ -70,8 +97,11 @@
     }
 
     /// Header bytes are ASCII in practice; anything else is kept as Latin-1 rather than lost.
+    /// ASCII, the usual case, skips validation: `String(validating:)` was a generic,
+    /// unspecialized call per field.
     private static func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-      String(validating: bytes, as: UTF8.self)
+      if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+      return String(validating: bytes, as: UTF8.self)
         ?? String(bytes.lazy.map { Character(Unicode.Scalar($0)) })
     }
   }

@@ -59,5 +59,21 @@
       }
       #expect(parsed.headers["X-Name"] == "café")
     }
+
+    @Test(arguments: [
+      ("HTTP/1.1 204 No Content", 204, "HTTP/1.1"), ("HTTP/2 200", 200, "HTTP/2"),
+      ("HTTP/1.0  302  Found", 302, "HTTP/1.0"), ("HTTP/1.1 200", 200, "HTTP/1.1"),
+      ("HTTP/9.9 200 OK", 200, "HTTP/9.9"),
+    ])
+    func readsTheStatusAndVersionOfAStatusLine(line: String, status: Int, version: String) {
+      let parsed = head([line + "\r\n", "\r\n"])
+      #expect(parsed.statusCode == status)
+      #expect(parsed.httpVersion == version)
+    }
+
+    @Test(arguments: ["HTTP/1.1 2x0 OK", "HTTP/1.1 +200 OK", "HTTP/1.1", "HTTP/1.1 9999999999 OK"])
+    func aStatusThatIsNotAllDigitsReadsAsNone(line: String) {
+      #expect(head([line + "\r\n", "\r\n"]).statusCode == 0)
+    }
   }
 #endif
