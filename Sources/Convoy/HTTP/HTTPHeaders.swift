@@ -54,12 +54,12 @@ public struct HTTPHeaders: Sendable, Hashable {
 
   /// Every value given for `name`, in order.
   public func values(for name: String) -> [String] {
-    fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+    fields.filter { Self.namesMatch($0.name, name) }.map(\.value)
   }
 
   /// Whether a field named `name` is present.
   public func contains(_ name: String) -> Bool {
-    fields.contains { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    fields.contains { Self.namesMatch($0.name, name) }
   }
 
   /// Appends a field without removing existing fields of the same name.
@@ -69,7 +69,7 @@ public struct HTTPHeaders: Sendable, Hashable {
 
   /// Removes every field named `name`.
   public mutating func remove(_ name: String) {
-    fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    fields.removeAll { Self.namesMatch($0.name, name) }
   }
 
   /// Returns these headers with `other`'s fields replacing any of the same name.
@@ -107,6 +107,30 @@ public struct HTTPHeaders: Sendable, Hashable {
 
   /// Whether there are no fields.
   public var isEmpty: Bool { fields.isEmpty }
+
+  /// Whether two field names are the same name. Names are tokens (RFC 9110 §5.1), so ASCII
+  /// letters are compared without case byte by byte; Foundation's `caseInsensitiveCompare`,
+  /// which goes through `NSString` on Linux, is asked only about names with other characters.
+  static func namesMatch(_ first: String, _ second: String) -> Bool {
+    var isASCII = true
+    if first.utf8.count == second.utf8.count {
+      for (a, b) in zip(first.utf8, second.utf8) {
+        guard (a | b) & 0x80 == 0 else {
+          isASCII = false
+          break
+        }
+        guard a != b else { continue }
+        let lower = a | 0x20
+        guard lower == b | 0x20, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(lower) else {
+          return false
+        }
+      }
+      if isASCII { return true }
+    } else if first.utf8.allSatisfy({ $0 < 0x80 }), second.utf8.allSatisfy({ $0 < 0x80 }) {
+      return false
+    }
+    return first.caseInsensitiveCompare(second) == .orderedSame
+  }
 }
 
 extension HTTPHeaders: ExpressibleByDictionaryLiteral {
