@@ -10,8 +10,8 @@ import Foundation
 ///
 /// Besides ``port`` it listens on ``coldPort``, which closes every connection after one request,
 /// and, when given certificates, on ``tlsPort`` and ``coldTLSPort`` the same over HTTPS with
-/// HTTP/2 offered by ALPN. Every port answers `/protocol` with nginx's `$server_protocol` and
-/// connection number, so a client's protocol and connection reuse can be checked from the server.
+/// HTTP/2 offered by ALPN. Every port answers `/protocol` with nginx's `$server_protocol`,
+/// connection number and TLS version, so a client's protocol and connection reuse can be checked from the server.
 final class LocalNginx {
   /// Where Debian's `nginx-light` (`apt-get install nginx-light`) puts the binary.
   static let candidates = ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"]
@@ -134,11 +134,13 @@ final class LocalNginx {
       if tls, let certificates {
         lines.append("ssl_certificate \(certificates.certificateFile.path);")
         lines.append("ssl_certificate_key \(certificates.keyFile.path);")
+        // nginx before 1.23.4 leaves TLS 1.3 out by default; current servers negotiate it.
+        lines.append("ssl_protocols TLSv1.2 TLSv1.3;")
         if cold { lines += ["ssl_session_tickets off;", "ssl_session_cache off;"] }
       }
       lines.append(
         "location = /protocol { default_type text/plain; "
-          + "return 200 \"$server_protocol $connection\"; }")
+          + "return 200 \"$server_protocol $connection $ssl_protocol\"; }")
       return "  server {\n" + lines.map { "    " + $0 }.joined(separator: "\n") + "\n  }"
     }
     var servers = [server(ports.plain, tls: false, cold: false)]

@@ -166,7 +166,9 @@ private struct ProtocolChecks {
       return false
     }
     guard first else { return true }
-    var line = "  \(key): client says \(report.clientSays ?? "nothing"), nginx \(serverProtocol)"
+    let tls = report.tlsVersion.map { " over \($0)" } ?? ""
+    var line =
+      "  \(key): client says \(report.clientSays ?? "nothing"), nginx \(serverProtocol)\(tls)"
     if server.isTLS, serverProtocol != "HTTP/2.0" { line += "  <- NOT HTTP/2" }
     if server.isCold {
       let again = made.probe(url)

@@ -75,15 +75,22 @@ struct ProtocolReport: Sendable {
   /// The version the client itself reported (`HTTPResponse.httpVersion`,
   /// `CURLINFO_HTTP_VERSION`); `nil` when it does not say (URLSession).
   var clientSays: String?
-  /// nginx's `$server_protocol $connection`, or `nil` when the fetch failed.
+  /// nginx's `$server_protocol $connection $ssl_protocol`, or `nil` when the fetch failed.
   var serverSays: String?
   /// Why the fetch failed, when it did.
   var failure: String?
 
   /// The server's protocol, `HTTP/2.0` say.
-  var serverProtocol: String? { serverSays?.split(separator: " ").first.map(String.init) }
+  var serverProtocol: String? { field(0) }
   /// nginx's connection serial number: different for every new connection.
-  var connection: String? { serverSays?.split(separator: " ").last.map(String.init) }
+  var connection: String? { field(1) }
+  /// The TLS version nginx negotiated (`TLSv1.3`), `nil` for plain HTTP.
+  var tlsVersion: String? { field(2) }
+
+  private func field(_ index: Int) -> String? {
+    guard let fields = serverSays?.split(separator: " "), fields.count > index else { return nil }
+    return String(fields[index])
+  }
 }
 
 #if os(Linux)

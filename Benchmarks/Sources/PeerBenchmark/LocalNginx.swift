@@ -6,8 +6,8 @@ import Foundation
 
 /// An nginx on a free loopback port, serving two static JSON files with keep-alive, and, when
 /// given certificates, the same over HTTPS with HTTP/2 offered by ALPN on ``tlsPort``. Every port
-/// answers `/protocol` with nginx's `$server_protocol` and connection number, so a client's
-/// protocol can be checked from the server. It runs in the foreground as a child process and is
+/// answers `/protocol` with nginx's `$server_protocol`, connection number and TLS version, so
+/// a client's protocol can be checked from the server. It runs in the foreground as a child process and is
 /// stopped by `stop()`.
 ///
 /// A trimmed copy of `Sources/ConvoyBenchmarks/LocalNginx.swift` in the Convoy package: this
@@ -103,10 +103,12 @@ final class LocalNginx {
       if let certificates {
         lines.append("ssl_certificate \(certificates.certificateFile.path);")
         lines.append("ssl_certificate_key \(certificates.keyFile.path);")
+        // nginx before 1.23.4 leaves TLS 1.3 out by default; current servers negotiate it.
+        lines.append("ssl_protocols TLSv1.2 TLSv1.3;")
       }
       lines.append(
         "location = /protocol { default_type text/plain; "
-          + "return 200 \"$server_protocol $connection\"; }")
+          + "return 200 \"$server_protocol $connection $ssl_protocol\"; }")
       return "  server {\n" + lines.map { "    " + $0 }.joined(separator: "\n") + "\n  }"
     }
     var servers = [server(port, certificates: nil)]

@@ -47,7 +47,8 @@ func runThroughputBenchmark(nginx: LocalNginx, authorityFile: URL?) {
       }
       let check = server.isTLS && serverProtocol != "HTTP/2.0" ? "  <- NOT HTTP/2" : ""
       print(
-        "\(name): client says \(report.clientSays ?? "nothing"), nginx \(serverProtocol)\(check)")
+        "\(name): client says \(report.clientSays ?? "nothing"), nginx \(serverProtocol)"
+          + (report.tlsVersion.map { " over \($0)" } ?? "") + check)
       fetchers.append((server, client, fetcher))
     }
   }
