@@ -14,6 +14,8 @@ let package = Package(
     // Named, because a path dependency is otherwise known by its folder (wt-peer, main, ...).
     .package(name: "Convoy", path: ".."),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    // Already in AHC's graph; named so that AHC can be told to trust the run's CA.
+    .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.0"),
   ],
   targets: [
     .executableTarget(
@@ -21,6 +23,7 @@ let package = Package(
       dependencies: [
         .product(name: "Convoy", package: "Convoy"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ])
   ],
   swiftLanguageModes: [.v6]

@@ -6,12 +6,88 @@
   /// (one multi handle, one reused easy handle per request in flight, no Swift objects per
   /// request, no thread hand-overs). Nothing built on the same libcurl can be faster, so it shows
   /// how much of a target the library itself can reach on this machine.
+  ///
+  /// Over HTTPS it trusts the run's authority through `CURLOPT_CAINFO` (the system's directory
+  /// stays in use), asks for HTTP/2 and waits for a connection to say whether it multiplexes
+  /// (`CURLOPT_PIPEWAIT`), as `CurlTransport` does, so 8 in flight share one connection.
   struct RawLibcurlLoop: Sendable {
     private let library: CurlLibrary
+    private let authorityFile: String?
 
-    init?() {
+    /// - Parameter authorityFile: The PEM file of the authority to trust for HTTPS.
+    init?(authorityFile: URL? = nil) {
       guard case .success(let library) = CurlLibrary.shared else { return nil }
       self.library = library
+      self.authorityFile = authorityFile?.path
+    }
+
+    /// The options every handle of the loop gets.
+    private func configure(_ easy: CurlLibrary.Easy, address: String) {
+      address.withCString { _ = library.easySetPointer(easy, CurlConstant.url, $0) }
+      _ = library.easySetLong(easy, CurlConstant.noSignal, 1)
+      if let authorityFile {
+        authorityFile.withCString { _ = library.easySetPointer(easy, CurlConstant.caInfo, $0) }
+        _ = library.easySetLong(easy, CurlConstant.httpVersion, CurlConstant.httpVersion2OverTLS)
+        _ = library.easySetLong(easy, CurlConstant.pipeWait, 1)
+      }
+    }
+
+    /// Fetches `url` once on a handle of its own and reports the body and the version libcurl
+    /// negotiated (`CURLINFO_HTTP_VERSION`).
+    func probe(url: URL) -> ProtocolReport {
+      guard let multi = library.multiInit(), let easy = library.easyInit() else {
+        return ProtocolReport(failure: "libcurl handles could not be made")
+      }
+      defer {
+        _ = library.multiCleanup(multi)
+        library.easyCleanup(easy)
+      }
+      let body = UnsafeMutablePointer<[UInt8]>.allocate(capacity: 1)
+      body.initialize(to: [])
+      defer { body.deinitialize(count: 1).deallocate() }
+      configure(easy, address: url.absoluteString)
+      _ = library.easySetCallback(easy, CurlConstant.writeFunction, collectBytes)
+      _ = library.easySetPointer(easy, CurlConstant.writeData, body)
+      _ = library.easySetCallback(easy, CurlConstant.headerFunction, ignoreBytes)
+      _ = library.multiAddHandle(multi, easy)
+      var running: Int32 = 1
+      var remaining: Int32 = 0
+      var code: Int32 = -1
+      let deadline = Date().addingTimeInterval(10)
+      while running > 0, Date() < deadline {
+        _ = library.multiPerform(multi, &running)
+        while let message = library.multiInfoRead(multi, &remaining) {
+          guard message.load(as: Int32.self) == CurlConstant.messageDone else { continue }
+          code = message.load(fromByteOffset: 16, as: Int32.self)
+        }
+        if running > 0 { _ = library.multiPoll(multi, nil, 0, 100, nil) }
+      }
+      let version = negotiatedVersion(easy)
+      _ = library.multiRemoveHandle(multi, easy)
+      guard code == 0 else { return ProtocolReport(failure: library.describe(code)) }
+      return ProtocolReport(
+        clientSays: version, serverSays: String(decoding: body.pointee, as: UTF8.self))
+    }
+
+    /// `CURLINFO_HTTP_VERSION` (7.50), read through `curl_easy_getinfo`, which `CurlLibrary`
+    /// does not load: Convoy reads the version from the status line instead.
+    private func negotiatedVersion(_ easy: CurlLibrary.Easy) -> String? {
+      typealias GetInfo = @convention(c) (CurlLibrary.Easy, Int32, UnsafeMutableRawPointer) -> Int32
+      guard let handle = dlopen("libcurl.so.4", RTLD_NOW | RTLD_NOLOAD),
+        let symbol = dlsym(handle, "curl_easy_getinfo")
+      else { return nil }
+      defer { dlclose(handle) }
+      let getInfo = unsafeBitCast(symbol, to: GetInfo.self)
+      var version = 0
+      let httpVersionInfo: Int32 = 0x20_0000 + 46
+      guard getInfo(easy, httpVersionInfo, &version) == 0 else { return nil }
+      switch version {
+      case 1: return "HTTP/1.0"
+      case 2: return "HTTP/1.1"
+      case 3: return "HTTP/2"
+      case 30: return "HTTP/3"
+      default: return "unknown (\(version))"
+      }
     }
 
     /// Fetches `url` with `inFlight` transfers at a time until `budget` is spent; returns when
@@ -27,8 +103,7 @@
       for slot in 0..<inFlight {
         guard let easy = library.easyInit() else { return }
         handles.append(easy)
-        address.withCString { _ = library.easySetPointer(easy, CurlConstant.url, $0) }
-        _ = library.easySetLong(easy, CurlConstant.noSignal, 1)
+        configure(easy, address: address)
         _ = library.easySetCallback(easy, CurlConstant.writeFunction, countBytes)
         _ = library.easySetPointer(easy, CurlConstant.writeData, receivedBytes + slot)
         _ = library.easySetCallback(easy, CurlConstant.headerFunction, ignoreBytes)
@@ -120,6 +195,14 @@
       return 0
     }
     sink.pointee.bytes += size * count
+    return size * count
+  }
+
+  private let collectBytes: CurlLibrary.DataCallback = { pointer, size, count, body in
+    if let pointer {
+      let bytes = UnsafeRawBufferPointer(start: pointer, count: size * count)
+      body?.assumingMemoryBound(to: [UInt8].self).pointee.append(contentsOf: bytes)
+    }
     return size * count
   }
 

@@ -4,8 +4,11 @@ import Foundation
   import Glibc
 #endif
 
-/// An nginx on a free loopback port, serving two static JSON files with keep-alive. It runs in
-/// the foreground as a child process and is stopped by `stop()`.
+/// An nginx on a free loopback port, serving two static JSON files with keep-alive, and, when
+/// given certificates, the same over HTTPS with HTTP/2 offered by ALPN on ``tlsPort``. Every port
+/// answers `/protocol` with nginx's `$server_protocol`, connection number and TLS version, so
+/// a client's protocol can be checked from the server. It runs in the foreground as a child process and is
+/// stopped by `stop()`.
 ///
 /// A trimmed copy of `Sources/ConvoyBenchmarks/LocalNginx.swift` in the Convoy package: this
 /// package cannot import an executable target, and both benchmarks must serve the same bytes.
@@ -13,7 +16,10 @@ final class LocalNginx {
   /// Where Debian's `nginx-light` (`apt-get install nginx-light`) puts the binary.
   static let candidates = ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"]
 
+  /// Plain HTTP/1.1, keep-alive without a request limit.
   let port: Int
+  /// HTTPS with HTTP/2 (and HTTP/1.1) by ALPN, keep-alive; `nil` without certificates.
+  let tlsPort: Int?
   let version: String
   private let process: Process
   private let directory: URL
@@ -21,8 +27,9 @@ final class LocalNginx {
   /// The files served, by name, with their sizes in bytes.
   static let files = [("small.json", 1_024), ("large.json", 100 * 1_024)]
 
-  private init(port: Int, version: String, process: Process, directory: URL) {
+  private init(port: Int, tlsPort: Int?, version: String, process: Process, directory: URL) {
     self.port = port
+    self.tlsPort = tlsPort
     self.version = version
     self.process = process
     self.directory = directory
@@ -34,7 +41,11 @@ final class LocalNginx {
   }
 
   /// Starts nginx and waits (at most 5 s) until it accepts connections.
-  static func start(binary: String) throws -> LocalNginx {
+  ///
+  /// - Parameter certificates: When given, the HTTPS port is opened with this server certificate.
+  static func start(
+    binary: String, certificates: BenchmarkCertificates? = nil
+  ) throws -> LocalNginx {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("convoy-nginx-\(UUID().uuidString)")
     let root = directory.appendingPathComponent("www")
@@ -43,8 +54,11 @@ final class LocalNginx {
       try jsonDocument(bytes: size).write(to: root.appendingPathComponent(name))
     }
     let port = try freeLoopbackPort()
+    let tlsPort = certificates == nil ? nil : try freeLoopbackPort()
     let configuration = directory.appendingPathComponent("nginx.conf")
-    try Data(config(directory: directory.path, port: port).utf8).write(to: configuration)
+    let text = config(
+      directory: directory.path, port: port, tlsPort: tlsPort, certificates: certificates)
+    try Data(text.utf8).write(to: configuration)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = ["-p", directory.path, "-c", configuration.path, "-e", "stderr"]
@@ -52,14 +66,17 @@ final class LocalNginx {
     process.standardError = FileHandle.nullDevice
     try process.run()
     let server = LocalNginx(
-      port: port, version: version(of: binary), process: process, directory: directory)
+      port: port, tlsPort: tlsPort, version: version(of: binary), process: process,
+      directory: directory)
     let deadline = Date().addingTimeInterval(5)
-    while !canConnect(port: port) {
-      guard Date() < deadline, process.isRunning else {
-        server.stop()
-        throw BenchmarkError("nginx did not start on 127.0.0.1:\(port)")
+    for port in [port] + [tlsPort].compactMap({ $0 }) {
+      while !canConnect(port: port) {
+        guard Date() < deadline, process.isRunning else {
+          server.stop()
+          throw BenchmarkError("nginx did not start on 127.0.0.1:\(port)")
+        }
+        usleep(20_000)
       }
-      usleep(20_000)
     }
     return server
   }
@@ -75,33 +92,50 @@ final class LocalNginx {
 
   /// One process, no daemon, nothing logged, keep-alive without a request limit, so the server
   /// spends as little as it can of the CPUs it shares with the clients.
-  private static func config(directory: String, port: Int) -> String {
-    """
-    daemon off;
-    master_process off;
-    worker_processes 1;
-    pid \(directory)/nginx.pid;
-    error_log stderr error;
-    events { worker_connections 1024; }
-    http {
-      access_log off;
-      open_file_cache max=16;
-      tcp_nodelay on;
-      sendfile off;
-      keepalive_requests 1000000;
-      keepalive_timeout 60s;
-      client_body_temp_path \(directory)/body;
-      proxy_temp_path \(directory)/proxy;
-      fastcgi_temp_path \(directory)/fastcgi;
-      uwsgi_temp_path \(directory)/uwsgi;
-      scgi_temp_path \(directory)/scgi;
-      types { application/json json; }
-      server {
-        listen 127.0.0.1:\(port);
-        root \(directory)/www;
+  private static func config(
+    directory: String, port: Int, tlsPort: Int?, certificates: BenchmarkCertificates?
+  ) -> String {
+    func server(_ port: Int, certificates: BenchmarkCertificates?) -> String {
+      var lines = [
+        "listen 127.0.0.1:\(port)\(certificates == nil ? "" : " ssl http2");",
+        "root \(directory)/www;",
+      ]
+      if let certificates {
+        lines.append("ssl_certificate \(certificates.certificateFile.path);")
+        lines.append("ssl_certificate_key \(certificates.keyFile.path);")
+        // nginx before 1.23.4 leaves TLS 1.3 out by default; current servers negotiate it.
+        lines.append("ssl_protocols TLSv1.2 TLSv1.3;")
       }
+      lines.append(
+        "location = /protocol { default_type text/plain; "
+          + "return 200 \"$server_protocol $connection $ssl_protocol\"; }")
+      return "  server {\n" + lines.map { "    " + $0 }.joined(separator: "\n") + "\n  }"
     }
-    """
+    var servers = [server(port, certificates: nil)]
+    if let tlsPort, let certificates { servers.append(server(tlsPort, certificates: certificates)) }
+    return """
+      daemon off;
+      master_process off;
+      worker_processes 1;
+      pid \(directory)/nginx.pid;
+      error_log stderr error;
+      events { worker_connections 1024; }
+      http {
+        access_log off;
+        open_file_cache max=16;
+        tcp_nodelay on;
+        sendfile off;
+        keepalive_requests 1000000;
+        keepalive_timeout 60s;
+        client_body_temp_path \(directory)/body;
+        proxy_temp_path \(directory)/proxy;
+        fastcgi_temp_path \(directory)/fastcgi;
+        uwsgi_temp_path \(directory)/uwsgi;
+        scgi_temp_path \(directory)/scgi;
+        types { application/json json; }
+      \(servers.joined(separator: "\n"))
+      }
+      """
   }
 
   /// A JSON array of small objects padded to exactly `bytes` bytes.

@@ -65,7 +65,10 @@ func runMemoryCase(_ arguments: [String]) {
     print("error=usage:memory-case-<client>-<port>-<file>-<count>")
     exit(64)
   }
-  guard let fetcher = client.makeFetcher(port: port, concurrency: 8) else {
+  guard
+    let fetcher = client.makeFetcher(
+      server: PeerServer(port: port, authorityFile: nil), concurrency: 8)
+  else {
     print("error=client-unavailable")
     exit(1)
   }

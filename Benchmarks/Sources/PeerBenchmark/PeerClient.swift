@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Convoy
 import Foundation
 import NIOCore
+import NIOSSL
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -34,23 +35,36 @@ enum PeerClient: String, CaseIterable, Sendable {
     self = client
   }
 
-  /// A fetcher for the nginx on `port`, or `nil` when this client cannot run here (no libcurl).
+  /// Whether the client runs on FoundationNetworking, which on Linux trusts only the system's
+  /// certificate authorities (see ``PeerServer``).
+  var usesURLSession: Bool { self == .rawURLSession || self == .convoyOnURLSession }
+
+  /// A fetcher for `server`, or `nil` when this client cannot run here (no libcurl).
   ///
   /// - Parameter concurrency: How many requests the caller keeps in flight; Convoy's connection
   ///   is allowed as many, since its default limit (6) would keep some of them waiting on its
   ///   queue while the other clients send them all.
-  func makeFetcher(port: Int, concurrency: Int) -> (any PeerFetcher)? {
+  func makeFetcher(server: PeerServer, concurrency: Int) -> (any PeerFetcher)? {
     switch self {
     case .rawURLSession:
       return RawURLSessionFetcher()
     case .asyncHTTPClient:
-      return AsyncHTTPClientFetcher()
+      return AsyncHTTPClientFetcher(authorityFile: server.authorityFile)
     case .convoyOnURLSession:
-      return ConvoyFetcher(port: port, transport: URLSessionTransport(), concurrency: concurrency)
+      return ConvoyFetcher(
+        server: server, transport: URLSessionTransport(), concurrency: concurrency)
     case .convoyOnCurl:
       #if os(Linux)
-        guard let transport = try? CurlTransport() else { return nil }
-        return ConvoyFetcher(port: port, transport: transport, concurrency: concurrency)
+        do {
+          let transport =
+            try server.authorityFile.map {
+              try CurlTransport(tls: Convoy.TLSConfiguration(trustedCertificates: [.file($0)]))
+            } ?? CurlTransport()
+          return ConvoyFetcher(server: server, transport: transport, concurrency: concurrency)
+        } catch {
+          print("\(rawValue): cannot run here, \(error)")
+          return nil
+        }
       #else
         return nil
       #endif
@@ -58,9 +72,50 @@ enum PeerClient: String, CaseIterable, Sendable {
   }
 }
 
+/// One of nginx's ports, as the clients reach it.
+///
+/// AHC (NIOSSL `trustRoots`) and Convoy on curl (`TLSConfiguration`) trust the run's own
+/// authority. FoundationNetworking on Linux cannot be told to: its libcurl always sets its
+/// compiled-in bundle, so `SSL_CERT_FILE` is never read, and server trust cannot be decided in a
+/// `URLSession` delegate there. The URLSession clients' HTTPS cells therefore run only where the
+/// authority is trusted system-wide (see `PEER_BENCH_TLS_DIR`), and are skipped otherwise.
+struct PeerServer: Sendable {
+  let port: Int
+  /// The run's authority when the port speaks TLS, `nil` for plain HTTP.
+  let authorityFile: URL?
+
+  var isTLS: Bool { authorityFile != nil }
+  var baseURL: URL { URL(string: "\(isTLS ? "https" : "http")://127.0.0.1:\(port)")! }
+  /// How the cells name what runs on the connection.
+  var protocolName: String { isTLS ? "HTTPS h2" : "HTTP/1.1" }
+}
+
+/// What one fetch of `/protocol` showed.
+struct ProtocolReport: Sendable {
+  /// The version the client itself reported (`HTTPResponse.httpVersion`, AHC's
+  /// `HTTPClientResponse.version`); `nil` when it does not say (URLSession).
+  var clientSays: String?
+  /// nginx's `$server_protocol $connection $ssl_protocol`, or `nil` when the fetch failed.
+  var serverSays: String?
+  /// Why the fetch failed, when it did.
+  var failure: String?
+
+  /// The server's protocol, `HTTP/2.0` say.
+  var serverProtocol: String? { field(0) }
+  /// The TLS version nginx negotiated (`TLSv1.3`), `nil` for plain HTTP.
+  var tlsVersion: String? { field(2) }
+
+  private func field(_ index: Int) -> String? {
+    guard let fields = serverSays?.split(separator: " "), fields.count > index else { return nil }
+    return String(fields[index])
+  }
+}
+
 /// Fetches one file and says whether a 200 with a non-empty body came back.
 protocol PeerFetcher: Sendable {
   func fetch(path: String, url: URL) async -> Bool
+  /// Fetches `/protocol` once on the same client (the same connections).
+  func probe(url: URL) async -> ProtocolReport
   /// Releases what the client holds (AHC must be shut down before it is dropped).
   func shutdown() async
 }
@@ -73,15 +128,36 @@ private final class RawURLSessionFetcher: PeerFetcher {
     return (response as? HTTPURLResponse)?.statusCode == 200 && !data.isEmpty
   }
 
+  func probe(url: URL) async -> ProtocolReport {
+    do {
+      let (data, _) = try await session.data(from: url)
+      return ProtocolReport(serverSays: String(decoding: data, as: UTF8.self))
+    } catch {
+      return ProtocolReport(failure: "\(error.localizedDescription) (\((error as NSError).code))")
+    }
+  }
+
   func shutdown() async {
     session.finishTasksAndInvalidate()
   }
 }
 
 /// AHC as its README sets it up: the shared `EventLoopGroup` (one loop per core), default
-/// configuration (up to 8 HTTP/1.1 connections per host, HTTP/2 where TLS offers it).
+/// configuration (up to 8 HTTP/1.1 connections per host, HTTP/2 where TLS offers it); over
+/// HTTPS, NIOSSL's client defaults with the run's authority as the trust roots.
 private final class AsyncHTTPClientFetcher: PeerFetcher {
-  private let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+  private let client: HTTPClient
+
+  init(authorityFile: URL?) {
+    var configuration = HTTPClient.Configuration()
+    if let authorityFile {
+      var tls = NIOSSL.TLSConfiguration.makeClientConfiguration()
+      tls.trustRoots = .file(authorityFile.path)
+      configuration.tlsConfiguration = tls
+    }
+    client = HTTPClient(
+      eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+  }
 
   func fetch(path: String, url: URL) async -> Bool {
     let request = HTTPClientRequest(url: url.absoluteString)
@@ -94,6 +170,18 @@ private final class AsyncHTTPClientFetcher: PeerFetcher {
     }
   }
 
+  func probe(url: URL) async -> ProtocolReport {
+    do {
+      let response = try await client.execute(
+        HTTPClientRequest(url: url.absoluteString), timeout: .seconds(10))
+      let body = try await response.body.collect(upTo: 1 << 16)
+      return ProtocolReport(
+        clientSays: "\(response.version)", serverSays: String(buffer: body))
+    } catch {
+      return ProtocolReport(failure: "\(error)")
+    }
+  }
+
   func shutdown() async {
     try? await client.shutdown()
   }
@@ -102,15 +190,26 @@ private final class AsyncHTTPClientFetcher: PeerFetcher {
 private final class ConvoyFetcher: PeerFetcher {
   private let connection: ServerConnection
 
-  init(port: Int, transport: any HTTPTransport, concurrency: Int) {
+  init(server: PeerServer, transport: any HTTPTransport, concurrency: Int) {
     connection = ServerConnection(
-      configuration: .local(port: port), transport: transport,
-      networkConcurrencyLimit: max(concurrency, 1))
+      configuration: ServerConfiguration(environment: .local, baseURL: server.baseURL),
+      transport: transport, networkConcurrencyLimit: max(concurrency, 1))
   }
 
   func fetch(path: String, url: URL) async -> Bool {
     guard let response = try? await connection.execute(StaticFile(path: path)) else { return false }
     return !response.data.isEmpty
+  }
+
+  func probe(url: URL) async -> ProtocolReport {
+    do {
+      let answer = try await connection.execute(StaticFile(path: url.path))
+      return ProtocolReport(
+        clientSays: answer.response.httpVersion,
+        serverSays: String(decoding: answer.data, as: UTF8.self))
+    } catch {
+      return ProtocolReport(failure: "\(error)")
+    }
   }
 
   func shutdown() async {}

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Raw URLSession, AHC, Convoy on curl and Convoy on URLSession against one local nginx, in one
-/// process, interleaved.
+/// process, interleaved, over plain HTTP/1.1 and, when the run has certificates, over HTTPS with
+/// HTTP/2 (where the URLSession clients cannot trust the run's authority, see ``PeerServer``).
 ///
 /// Every cell (body size × requests in flight) runs each client for `PEER_BENCH_SECONDS`
 /// (default 2) or 100,000 requests, whichever ends first; a round runs every cell of every
@@ -10,29 +11,61 @@ import Foundation
 /// is warmed up (0.3 s) before the first round, so its connections are open. The figures shown
 /// are the medians over the rounds, of throughput and of CPU per request separately. CPU is the
 /// whole process's user + system time (getrusage): nginx is another process.
-func runThroughputBenchmark(nginx: LocalNginx) {
+///
+/// - Parameter authorityFile: The run's authority, when nginx has an HTTPS port.
+func runThroughputBenchmark(nginx: LocalNginx, authorityFile: URL?) {
   let environment = ProcessInfo.processInfo.environment
   let seconds = environment["PEER_BENCH_SECONDS"].flatMap(Double.init) ?? 2
   let rounds = max(1, environment["PEER_BENCH_ROUNDS"].flatMap(Int.init) ?? 5)
   let inFlightCounts = [1, 8]
-  let fetchers = PeerClient.allCases.compactMap { client in
-    client.makeFetcher(port: nginx.port, concurrency: inFlightCounts.max()!).map { (client, $0) }
+  var servers = [PeerServer(port: nginx.port, authorityFile: nil)]
+  if let port = nginx.tlsPort, let authorityFile {
+    servers.append(PeerServer(port: port, authorityFile: authorityFile))
   }
-  for client in PeerClient.allCases where !fetchers.contains(where: { $0.0 == client }) {
-    print("\(client.rawValue): SKIPPED, cannot run here (libcurl missing?)")
+  var fetchers: [(PeerServer, PeerClient, any PeerFetcher)] = []
+  print("negotiated (checked on each client before it is measured):")
+  for server in servers {
+    for client in PeerClient.allCases {
+      let name = "  \(client.rawValue), \(server.protocolName)"
+      guard let fetcher = client.makeFetcher(server: server, concurrency: inFlightCounts.max()!)
+      else {
+        print("\(name): SKIPPED, cannot run here (libcurl missing?)")
+        continue
+      }
+      let url = server.baseURL.appendingPathComponent("protocol")
+      let report = runBlocking { await fetcher.probe(url: url) }
+      guard report.failure == nil, let serverProtocol = report.serverProtocol else {
+        var reason = report.failure ?? "no answer"
+        if server.isTLS, client.usesURLSession {
+          reason +=
+            "; FoundationNetworking trusts only the system's authorities on Linux "
+            + "(see PEER_BENCH_TLS_DIR)"
+        }
+        print("\(name): SKIPPED, \(reason)")
+        runBlocking { await fetcher.shutdown() }
+        continue
+      }
+      let check = server.isTLS && serverProtocol != "HTTP/2.0" ? "  <- NOT HTTP/2" : ""
+      print(
+        "\(name): client says \(report.clientSays ?? "nothing"), nginx \(serverProtocol)"
+          + (report.tlsVersion.map { " over \($0)" } ?? "") + check)
+      fetchers.append((server, client, fetcher))
+    }
   }
   print(
     "throughput: median of \(rounds) interleaved rounds of \(seconds) s per client and cell, "
       + "load before \(loadAverage())")
   var cells: [Cell] = []
-  for (file, bytes) in LocalNginx.files {
-    let url = URL(string: "http://127.0.0.1:\(nginx.port)/\(file)")!
-    for inFlight in inFlightCounts {
-      for (client, fetcher) in fetchers {
-        cells.append(
-          Cell(
-            client: client, fetcher: fetcher, bodyBytes: bytes, inFlight: inFlight,
-            path: "/\(file)", url: url))
+  for server in servers {
+    for (file, bytes) in LocalNginx.files {
+      let url = server.baseURL.appendingPathComponent(file)
+      for inFlight in inFlightCounts {
+        for (cellServer, client, fetcher) in fetchers where cellServer.port == server.port {
+          cells.append(
+            Cell(
+              client: client, server: server, fetcher: fetcher, bodyBytes: bytes,
+              inFlight: inFlight, path: "/\(file)", url: url))
+        }
       }
     }
   }
@@ -46,7 +79,7 @@ func runThroughputBenchmark(nginx: LocalNginx) {
   }
   let rows = zip(cells, results).map { cell, measurements in
     Row(
-      client: cell.client, bodyBytes: cell.bodyBytes, inFlight: cell.inFlight,
+      client: cell.client, server: cell.server, bodyBytes: cell.bodyBytes, inFlight: cell.inFlight,
       requestsPerSecond: median(measurements.map(\.requestsPerSecond)),
       cpuMicroseconds: median(measurements.map(\.cpuMicrosecondsPerRequest)),
       requests: measurements.map(\.requests).reduce(0, +),
@@ -57,14 +90,15 @@ func runThroughputBenchmark(nginx: LocalNginx) {
   printRatios(rows, of: .convoyOnCurl, against: .asyncHTTPClient, target: "≥ 1.25×, CPU ≤ 0.8×")
   printRatios(rows, of: .convoyOnURLSession, against: .rawURLSession, target: "≥ 0.95×")
   print("load after: \(loadAverage())")
-  runBlocking {
-    for (_, fetcher) in fetchers { await fetcher.shutdown() }
+  runBlocking { [fetchers] in
+    for (_, _, fetcher) in fetchers { await fetcher.shutdown() }
   }
 }
 
 /// One client fetching one file with a number of requests in flight.
 private struct Cell {
   let client: PeerClient
+  let server: PeerServer
   let fetcher: any PeerFetcher
   let bodyBytes: Int
   let inFlight: Int
@@ -140,6 +174,7 @@ private struct Measurement {
 
 private struct Row {
   let client: PeerClient
+  let server: PeerServer
   let bodyBytes: Int
   let inFlight: Int
   let requestsPerSecond: Double
@@ -148,11 +183,13 @@ private struct Row {
   let failures: Int
 
   static let header =
-    "client".padded(22) + "body".padded(8) + "in flight".padded(11) + "req/s".padded(10)
+    "client".padded(22) + "protocol".padded(10) + "body".padded(8) + "in flight".padded(11)
+    + "req/s".padded(10)
     + "CPU µs/req".padded(12) + "requests".padded(10) + "failures"
 
   var line: String {
-    client.rawValue.padded(22) + "\(bodyBytes / 1_024) KB".padded(8) + "\(inFlight)".padded(11)
+    client.rawValue.padded(22) + server.protocolName.padded(10)
+      + "\(bodyBytes / 1_024) KB".padded(8) + "\(inFlight)".padded(11)
       + String(format: "%.0f", requestsPerSecond).padded(10)
       + String(format: "%.0f", cpuMicroseconds).padded(12) + "\(requests)".padded(10)
       + "\(failures)"
@@ -163,17 +200,21 @@ private func printRatios(
   _ rows: [Row], of client: PeerClient, against baseline: PeerClient, target: String
 ) {
   print("\n\(client.rawValue) / \(baseline.rawValue) (target \(target)):")
-  for bodyBytes in LocalNginx.files.map(\.1) {
-    for inFlight in Set(rows.map(\.inFlight)).sorted() {
-      let cell = rows.filter { $0.bodyBytes == bodyBytes && $0.inFlight == inFlight }
-      guard let base = cell.first(where: { $0.client == baseline }),
-        let row = cell.first(where: { $0.client == client })
-      else { continue }
-      let speed = row.requestsPerSecond / base.requestsPerSecond
-      let cpu = row.cpuMicroseconds / base.cpuMicroseconds
-      print(
-        "  \(bodyBytes / 1_024) KB, \(inFlight) in flight: "
-          + String(format: "%.2f× throughput, %.2f× CPU per request", speed, cpu))
+  for name in ["HTTP/1.1", "HTTPS h2"] {
+    for bodyBytes in LocalNginx.files.map(\.1) {
+      for inFlight in Set(rows.map(\.inFlight)).sorted() {
+        let cell = rows.filter {
+          $0.server.protocolName == name && $0.bodyBytes == bodyBytes && $0.inFlight == inFlight
+        }
+        guard let base = cell.first(where: { $0.client == baseline }),
+          let row = cell.first(where: { $0.client == client })
+        else { continue }
+        let speed = row.requestsPerSecond / base.requestsPerSecond
+        let cpu = row.cpuMicroseconds / base.cpuMicroseconds
+        print(
+          "  \(name), \(bodyBytes / 1_024) KB, \(inFlight) in flight: "
+            + String(format: "%.2f× throughput, %.2f× CPU per request", speed, cpu))
+      }
     }
   }
 }

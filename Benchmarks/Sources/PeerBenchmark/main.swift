@@ -2,12 +2,10 @@ import Convoy
 import Foundation
 
 // `peer-benchmark [throughput|memory|all]` (default `all`): Convoy beside raw URLSession and
-// AsyncHTTPClient, against one local nginx, over plain HTTP on loopback. `memory-case` is the
-// child process of `memory`.
-//
-// HTTPS + HTTP/2 is not measured yet: `CurlTransport` always verifies against the system CA
-// store and has no setting for a CA of the benchmark's own, and a certificate installed
-// system-wide would outlive the run on a shared machine.
+// AsyncHTTPClient, against one local nginx on loopback: plain HTTP/1.1, and HTTPS with HTTP/2 on
+// a certificate made for the run by the `openssl` command (in a temporary folder, or kept in
+// `PEER_BENCH_TLS_DIR`), trusted by AHC and Convoy on curl alone. `memory-case` is the child
+// process of `memory`, plain HTTP only.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let requested = arguments.first ?? "all"
@@ -25,9 +23,23 @@ guard let binary = LocalNginx.binary() else {
       + "\(LocalNginx.candidates.joined(separator: ", "))). `apt-get install nginx-light`.")
   exit(0)
 }
+let keptFolder = ProcessInfo.processInfo.environment["PEER_BENCH_TLS_DIR"].map {
+  URL(fileURLWithPath: $0)
+}
+let certificateFolder =
+  keptFolder
+  ?? FileManager.default.temporaryDirectory.appendingPathComponent("convoy-tls-\(UUID())")
+var certificates: BenchmarkCertificates?
+if requested != "memory" {
+  do {
+    certificates = try BenchmarkCertificates.make(in: certificateFolder)
+  } catch {
+    print("peer-benchmark: HTTPS cells SKIPPED, \(error)")
+  }
+}
 let nginx: LocalNginx
 do {
-  nginx = try LocalNginx.start(binary: binary)
+  nginx = try LocalNginx.start(binary: binary, certificates: certificates)
 } catch {
   print("peer-benchmark: SKIPPED, \(error)")
   exit(1)
@@ -37,9 +49,13 @@ do {
 #else
   let curl = "no curl transport on this platform"
 #endif
+let tlsPort = nginx.tlsPort.map { ", HTTPS h2 on :\($0)" } ?? ""
 print(
-  "peer-benchmark: \(nginx.version) on 127.0.0.1:\(nginx.port), HTTP/1.1, \(curl), "
+  "peer-benchmark: \(nginx.version) on 127.0.0.1:\(nginx.port) HTTP/1.1\(tlsPort), \(curl), "
     + "\(ProcessInfo.processInfo.activeProcessorCount) CPUs")
-if requested != "memory" { runThroughputBenchmark(nginx: nginx) }
+if requested != "memory" {
+  runThroughputBenchmark(nginx: nginx, authorityFile: certificates?.authorityFile)
+}
 if requested != "throughput" { runMemoryBenchmark(nginx: nginx) }
 nginx.stop()
+if keptFolder == nil { try? FileManager.default.removeItem(at: certificateFolder) }
