@@ -100,6 +100,13 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
   /// - Throws: The ``TransportFailure`` that ended the transfer early.
   func nextChunk() async throws(TransportFailure) -> Data? {
     while true {
+      // Checked before handing out a buffered piece too: a transport that cannot pause
+      // (FoundationNetworking) may have buffered megabytes, and a cancelled reader must stop at
+      // once rather than drain them (a cancelled download ran to its end that way).
+      guard !Task.isCancelled else {
+        cancel()
+        throw TransportFailure(kind: .cancelled, detail: "cancelled by the caller")
+      }
       let (step, resume) = lock.withLock { () -> (ReadStep, (any StreamingTransferHandle)?) in
         if firstChunk < chunks.count {
           let chunk = chunks[firstChunk]
@@ -130,10 +137,6 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
       case .finished: return nil
       case .failed(let failure): throw failure
       case .wait:
-        guard !Task.isCancelled else {
-          cancel()
-          throw TransportFailure(kind: .cancelled, detail: "cancelled by the caller")
-        }
         await waitForMore()
       }
     }

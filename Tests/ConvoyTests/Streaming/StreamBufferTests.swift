@@ -86,6 +86,22 @@ import Testing
     #expect(bytesRead == 64 * piece.count, "the bytes that fitted are still handed over")
   }
 
+  @Test func aCancelledReaderGetsNoMoreBufferedBytesAndTheTransferStops() async throws {
+    let handle = RecordingHandle()
+    let buffer = StreamBuffer(capacity: 1 << 20)
+    buffer.start(
+      TransportRequest(urlRequest: URLRequest(url: URL(string: "http://127.0.0.1/")!)),
+      on: HandingOutTransport(handle: handle))
+    // Pieces already waiting, as when the network outran a reader on a loaded machine.
+    for _ in 0..<4 { _ = buffer.transferDidReceiveBody(Data(repeating: 4, count: 1024)) }
+    let reader = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await buffer.nextChunk()
+    }
+    await #expect(throws: TransportFailure.self) { _ = try await reader.value }
+    #expect(handle.cancels == 1, "the transfer stops with the reader")
+  }
+
   @Test func aFailureAfterSomeBytesStillHandsOverThoseBytes() async throws {
     let buffer = StreamBuffer(capacity: 1024)
     #expect(buffer.transferDidReceiveBody(Data([1, 2, 3])) == .proceed)
