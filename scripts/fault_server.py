@@ -19,6 +19,10 @@ can ask how often the client tried (retries):
   /invalid-header      a valid status line followed by a header line with no colon
   /invalid-chunked     a chunked body whose chunk size is not hexadecimal
   /stall-during-body   a head announcing 1,000 bytes, 100 of them, then silence for STALL_SECONDS
+  /together?key=K&count=N
+                       held until N requests with key K are held at once, then 200 "together"
+                       to each; 504 "alone" to any still waiting after TOGETHER_SECONDS. Proves
+                       that a client sent requests side by side, whatever the machine's load.
 """
 import os
 import socket
@@ -30,10 +34,13 @@ import time
 MAX_CONNECTIONS = 64
 MAX_HEAD_BYTES = 64 * 1024
 STALL_SECONDS = 10
+TOGETHER_SECONDS = 10
 
 slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
 hits: dict[str, int] = {}
 hits_lock = threading.Lock()
+waiting: dict[str, int] = {}
+waiting_changed = threading.Condition()
 
 
 def read_head(connection: socket.socket) -> str:
@@ -61,16 +68,41 @@ def partial_body_head() -> bytes:
     return b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n" + b"x" * 100
 
 
-def key_of(target: str) -> str:
+def query_value(target: str, wanted: str) -> str:
     query = target.split("?", 1)[1] if "?" in target else ""
     for pair in query.split("&"):
         name, _, value = pair.partition("=")
-        if name == "key":
+        if name == wanted:
             return value
     return ""
 
 
-def answer(connection: socket.socket, path: str, key: str) -> None:
+def key_of(target: str) -> str:
+    return query_value(target, "key")
+
+
+def wait_together(key: str, count: int) -> bool:
+    """Holds this request until `count` requests with `key` are held at once (bounded)."""
+    deadline = time.monotonic() + TOGETHER_SECONDS
+    with waiting_changed:
+        waiting[key] = waiting.get(key, 0) + 1
+        waiting_changed.notify_all()
+        # Once the count is reached the key is marked met (-1), so late wakers answer too.
+        while waiting.get(key, 0) != -1:
+            if waiting[key] >= count:
+                waiting[key] = -1
+                waiting_changed.notify_all()
+                break
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                waiting[key] -= 1
+                return False
+            waiting_changed.wait(remaining)
+        return True
+
+
+def answer(connection: socket.socket, path: str, target: str) -> None:
+    key = key_of(target)
     if path == "/hits":
         with hits_lock:
             count = str(hits.get(key, 0)).encode()
@@ -107,6 +139,17 @@ def answer(connection: socket.socket, path: str, key: str) -> None:
     elif path == "/stall-during-body":
         connection.sendall(partial_body_head())
         time.sleep(STALL_SECONDS)
+    elif path == "/together":
+        asked = query_value(target, "count")
+        count = min(int(asked), MAX_CONNECTIONS // 2) if asked.isdigit() else 2
+        if wait_together(key, count):
+            connection.sendall(
+                b"HTTP/1.1 200 OK\r\nContent-Length: 8\r\nConnection: close\r\n\r\ntogether"
+            )
+        else:
+            connection.sendall(
+                b"HTTP/1.1 504 Gateway Timeout\r\nContent-Length: 5\r\nConnection: close\r\n\r\nalone"
+            )
     else:
         connection.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
     try:
@@ -127,7 +170,7 @@ def handle(connection: socket.socket) -> None:
             with hits_lock:
                 hits[key] = hits.get(key, 0) + 1
         if path:
-            answer(connection, path, key)
+            answer(connection, path, target)
         else:
             connection.close()
     except OSError:

@@ -66,7 +66,8 @@ struct FaultConformanceTests {
           url: FaultServer.shared.url(FaultServer.Fault.stallDuringBody.rawValue)),
         idleTimeout: 1),
       over: try kind.make())
-    #expect(Date().timeIntervalSince(started) < 5)
+    // The server stays silent for 10 s; 1 s of silence must end the transfer long before.
+    #expect(Date().timeIntervalSince(started) < 6)
     guard case .failure(let failure) = result else {
       Issue.record("expected an idle timeout, got an answer")
       return

@@ -68,7 +68,7 @@ private struct Status: RequestDescribing {
   }
 
   @Test(arguments: ["status/401", "basic-auth/user/passwd"])
-  func basicChallengesComeBackAs401WithinASecond(path: String) async throws {
+  func basicChallengesComeBackAs401AtOnce(path: String) async throws {
     let start = Date()
     await #expect {
       try await connection.execute(Status(path: path))
@@ -76,11 +76,12 @@ private struct Status: RequestDescribing {
       if case .httpError(401, _) = error as? ServerConnectionError { return true }
       return false
     }
-    #expect(Date().timeIntervalSince(start) < 1)
+    // A challenge left waiting for credentials would end only at the 60 s request timeout.
+    #expect(Date().timeIntervalSince(start) < 10)
   }
 
   @Test func cancellingMidFlightReturnsPromptly() async throws {
-    let task = Task { try await connection.execute(Status(path: "delay/5")) }
+    let task = Task { try await connection.execute(Status(path: "delay/10")) }
     try await Task.sleep(nanoseconds: 300_000_000)
     let start = Date()
     task.cancel()
@@ -89,14 +90,15 @@ private struct Status: RequestDescribing {
     } throws: { error in
       (error as? ServerConnectionError) == .cancelled
     }
-    #expect(Date().timeIntervalSince(start) < 2)
+    // Left running, the call would end 9.7 s after the cancel.
+    #expect(Date().timeIntervalSince(start) < 6)
   }
 
   @Test func aCallPastItsDeadlineTimesOut() async throws {
     struct Slow: RequestDescribing {
       typealias Response = DataResponse
       var method: HTTPMethod { .get }
-      var path: String { "delay/5" }
+      var path: String { "delay/10" }
       var timeout: TimeInterval? { 0.5 }
     }
     let start = Date()
@@ -106,7 +108,8 @@ private struct Status: RequestDescribing {
       if case .timedOut = error as? ServerConnectionError { return true }
       return false
     }
-    #expect(Date().timeIntervalSince(start) < 3)
+    // The server answers at 10 s; the deadline must end the call long before.
+    #expect(Date().timeIntervalSince(start) < 6)
   }
 
   @Test func aRefusedConnectionIsATransportFailure() async throws {

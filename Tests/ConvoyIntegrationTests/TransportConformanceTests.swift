@@ -157,19 +157,30 @@ struct TransportConformanceTests {
   }
 
   @Test(arguments: TransportUnderTest.allCases)
-  func slowCallsStartedTogetherOnAFreshTransportRunSideBySide(_ kind: TransportUnderTest)
+  func callsStartedTogetherOnAFreshTransportRunSideBySide(_ kind: TransportUnderTest)
     async throws
   {
-    let connection = try makeConnection(kind)
-    let started = Date()
-    try await withThrowingTaskGroup(of: Void.self) { group in
+    // The fault server holds each request until all four are held at once (or answers 504 after
+    // 10 s): every call succeeds only if the transport sent them side by side. A clock would say
+    // the same only on an idle machine.
+    let connection = ServerConnection(
+      configuration: .local(port: FaultServer.shared.port), transport: try kind.make())
+    let key = UUID().uuidString
+    try await withThrowingTaskGroup(of: Int.self) { group in
       for _ in 0..<4 {
-        group.addTask { _ = try await connection.execute(ConformanceCall(path: "/delay/2")) }
+        group.addTask {
+          var call = ConformanceCall(path: "/together")
+          call.queryItems = [
+            URLQueryItem(name: "key", value: key), URLQueryItem(name: "count", value: "4"),
+          ]
+          call.acceptableStatusCodes = 100..<600
+          return try await connection.execute(call).response.statusCode
+        }
       }
-      try await group.waitForAll()
+      for try await status in group {
+        #expect(status == 200, "a call was answered alone: the transport held the others back")
+      }
     }
-    // One after the other would take 8 s.
-    #expect(Date().timeIntervalSince(started) < 5)
   }
 
   @Test(arguments: TransportUnderTest.allCases)
@@ -254,7 +265,8 @@ struct TransportConformanceTests {
     let cancelledAt = Date()
     slow.cancel()
     let result = await slow.result
-    #expect(Date().timeIntervalSince(cancelledAt) < 3)
+    // Left running, the slow call would end 9.6 s after the cancel.
+    #expect(Date().timeIntervalSince(cancelledAt) < 6)
     #expect(throws: ServerConnectionError.cancelled) { try result.get() }
     #expect(try await other.value.response.statusCode == 200)
   }
@@ -264,9 +276,10 @@ struct TransportConformanceTests {
     let connection = try makeConnection(kind, timeout: 1)
     let started = Date()
     let error = await #expect(throws: ServerConnectionError.self) {
-      try await connection.execute(ConformanceCall(path: "/delay/5"))
+      try await connection.execute(ConformanceCall(path: "/delay/10"))
     }
-    #expect(Date().timeIntervalSince(started) < 4)
+    // The server answers at 10 s; the 1 s deadline must end the call long before.
+    #expect(Date().timeIntervalSince(started) < 6)
     // The pipeline gives the transport the same idle timeout as the whole call, so either clock
     // may ring first; both are a timeout, and read as one.
     switch error {
@@ -281,9 +294,11 @@ struct TransportConformanceTests {
   func failsWhenTheServerFallsSilentForTheIdleTimeout(_ kind: TransportUnderTest) async throws {
     let started = Date()
     let result = await transfer(
-      TransportRequest(urlRequest: URLRequest(url: HTTPBin.shared.url("/delay/6")), idleTimeout: 1),
+      TransportRequest(
+        urlRequest: URLRequest(url: HTTPBin.shared.url("/delay/10")), idleTimeout: 1),
       over: try kind.make())
-    #expect(Date().timeIntervalSince(started) < 5)
+    // The server answers at 10 s; silence of 1 s must end the transfer long before.
+    #expect(Date().timeIntervalSince(started) < 6)
     guard case .failure(let failure) = result else {
       Issue.record("expected an idle timeout, got an answer")
       return
