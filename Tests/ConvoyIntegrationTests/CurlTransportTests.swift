@@ -91,8 +91,43 @@
       #expect(connection.transport is CurlTransport)
     }
 
-    private func answer(to request: TransportRequest) async throws -> TransportResponse {
+    @Test func aRecycledHandleCarriesNothingOfTheRequestBefore() async throws {
+      // One transport, one call at a time: every call after the first runs on the handle the
+      // previous one gave back to the pool.
       let transport = try CurlTransport()
+      var post = URLRequest(url: HTTPBin.shared.url("/anything"))
+      post.httpMethod = "PUT"
+      post.httpBody = Data("first body".utf8)
+      post.setValue("only-on-the-first", forHTTPHeaderField: "X-First")
+      post.setValue("Bearer first-token", forHTTPHeaderField: "Authorization")
+      let first = try json(try await answer(to: TransportRequest(urlRequest: post), on: transport))
+      #expect(first["method"] as? String == "PUT")
+      var head = URLRequest(url: HTTPBin.shared.url("/bytes/64"))
+      head.httpMethod = "HEAD"
+      let headAnswer = try await answer(to: TransportRequest(urlRequest: head), on: transport)
+      #expect(headAnswer.data.isEmpty)
+      let get = URLRequest(url: HTTPBin.shared.url("/anything"))
+      let last = try json(try await answer(to: TransportRequest(urlRequest: get), on: transport))
+      #expect(last["method"] as? String == "GET")
+      #expect(last["data"] as? String == "")
+      let headers = try #require(last["headers"] as? [String: String])
+      #expect(headers["X-First"] == nil)
+      #expect(headers["Authorization"] == nil)
+      // A body comes back after a HEAD: the handle no longer skips it.
+      let bytes = try await answer(
+        to: TransportRequest(urlRequest: URLRequest(url: HTTPBin.shared.url("/bytes/64"))),
+        on: transport)
+      #expect(bytes.data.count == 64)
+    }
+
+    private func json(_ response: TransportResponse) throws -> [String: Any] {
+      try #require(JSONSerialization.jsonObject(with: response.data) as? [String: Any])
+    }
+
+    private func answer(
+      to request: TransportRequest, on transport: CurlTransport? = nil
+    ) async throws -> TransportResponse {
+      let transport = try transport ?? CurlTransport()
       return try await withCheckedContinuation { continuation in
         _ = transport.startTransfer(request) { continuation.resume(returning: $0) }
       }.get()

@@ -33,6 +33,7 @@
 
     package let easyInit: @convention(c) () -> Easy?
     package let easyCleanup: @convention(c) (Easy) -> Void
+    package let easyReset: @convention(c) (Easy) -> Void
     package let easySetLong: @convention(c) (Easy, Int32, Int) -> Int32
     package let easySetPointer: @convention(c) (Easy, Int32, UnsafeRawPointer?) -> Int32
     package let easySetCallback: @convention(c) (Easy, Int32, DataCallback) -> Int32
@@ -85,6 +86,7 @@
       }
       easyInit = try Self.symbol("curl_easy_init", in: handle)
       easyCleanup = try Self.symbol("curl_easy_cleanup", in: handle)
+      easyReset = try Self.symbol("curl_easy_reset", in: handle)
       easySetLong = try Self.symbol("curl_easy_setopt", in: handle)
       easySetPointer = try Self.symbol("curl_easy_setopt", in: handle)
       easySetCallback = try Self.symbol("curl_easy_setopt", in: handle)

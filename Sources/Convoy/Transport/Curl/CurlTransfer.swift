@@ -22,6 +22,7 @@
 
     let easy: CurlLibrary.Easy
     private let library: CurlLibrary
+    private let handles: EasyHandlePool
     private let url: URL
     private let startDate = Date()
     private weak var loop: CurlMultiThread?
@@ -59,18 +60,20 @@
     /// Creates and configures the easy handle; fails without touching the network when the
     /// request cannot be sent (a URL libcurl rejects, an unreadable body file).
     init(
-      request: TransportRequest, library: CurlLibrary, loop: CurlMultiThread,
-      defaultUserAgent: String, tls: CurlTLSOptions? = nil, proxy: ProxyConfiguration? = nil,
+      request: TransportRequest, library: CurlLibrary, handles: EasyHandlePool,
+      loop: CurlMultiThread, defaultUserAgent: String, tls: CurlTLSOptions? = nil,
+      proxy: ProxyConfiguration? = nil,
       consumer: Consumer
     ) throws(TransportFailure) {
       guard let url = request.urlRequest.url else {
         throw TransportFailure(kind: .unsupportedURL, detail: "the request has no URL")
       }
-      guard let easy = library.easyInit() else {
+      guard let easy = handles.take() else {
         throw TransportFailure(kind: .other, detail: "curl_easy_init failed")
       }
       self.easy = easy
       self.library = library
+      self.handles = handles
       self.url = url
       self.loop = loop
       self.consumer = consumer
@@ -185,7 +188,9 @@
     private func tearDown() {
       guard !isTornDown else { return }
       isTornDown = true
-      library.easyCleanup(easy)
+      // Every path here runs after the loop removed the handle from the multi handle, or before
+      // it was ever added.
+      handles.recycle(easy)
       library.slistFreeAll(headerList)
       headerList = nil
       bodyBytes?.deallocate()

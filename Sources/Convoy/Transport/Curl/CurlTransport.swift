@@ -24,6 +24,7 @@
   public final class CurlTransport: HTTPTransport {
     private let library: CurlLibrary
     private let loop: CurlMultiThread
+    private let handles: EasyHandlePool
     private let userAgent: String
     private let tls: CurlTLSOptions?
     private let proxy: ProxyConfiguration?
@@ -35,6 +36,7 @@
     public init() throws(CurlTransportUnavailable) {
       library = try CurlLibrary.shared.get()
       loop = try CurlMultiThread(library: library)
+      handles = EasyHandlePool(library: library)
       userAgent = "\(ProcessInfo.processInfo.processName) (unknown version) curl/\(library.version)"
       tls = nil
       proxy = nil
@@ -62,6 +64,7 @@
       self.proxy = proxy
       self.library = library
       loop = try CurlMultiThread(library: library)
+      handles = EasyHandlePool(library: library)
       userAgent = "\(ProcessInfo.processInfo.processName) (unknown version) curl/\(library.version)"
     }
 
@@ -110,7 +113,8 @@
       let transfer: CurlTransfer
       do {
         transfer = try CurlTransfer(
-          request: request, library: library, loop: loop, defaultUserAgent: userAgent,
+          request: request, library: library, handles: handles, loop: loop,
+          defaultUserAgent: userAgent,
           tls: tls, proxy: proxy, consumer: consumer)
       } catch {
         failedToStart(error)
