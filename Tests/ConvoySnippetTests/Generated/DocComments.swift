@@ -667,11 +667,11 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func CurlTransport_48() throws {
-    #sourceLocation(file: "Sources/Convoy/Transport/Curl/CurlTransport.swift", line: 48)
+  static func CurlTransport_50() throws {
+    #sourceLocation(file: "Sources/Convoy/Transport/Curl/CurlTransport.swift", line: 50)
     let ca = URL(fileURLWithPath: "/etc/convoy/staging-ca.pem")
     #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/Transport/Curl/CurlTransport.swift", line: 49)
+    #sourceLocation(file: "Sources/Convoy/Transport/Curl/CurlTransport.swift", line: 51)
     let transport = try CurlTransport(tls: TLSConfiguration(trustedCertificates: [.file(ca)]))
     #sourceLocation()
   }
