@@ -11,6 +11,9 @@ import Foundation
 /// The `openssl` command rather than Python's `trustme`: it is on every Debian image that has
 /// libcurl's TLS, needs no virtual environment, and fails with a message that says what is
 /// missing.
+///
+/// The peer benchmark's package (`Benchmarks/`) uses this file through a symbolic link: it cannot
+/// import an executable target, and both benchmarks must serve the same certificate.
 struct BenchmarkCertificates {
   /// The authority's certificate (PEM): what clients trust.
   let authorityFile: URL
@@ -23,7 +26,8 @@ struct BenchmarkCertificates {
   static let candidates = ["/usr/bin/openssl", "/usr/local/bin/openssl"]
 
   /// The certificates in `directory`: reused when the directory already holds all three files
-  /// (as when `CONVOY_BENCH_TLS_DIR` names one kept between runs), made there otherwise.
+  /// (as when `CONVOY_BENCH_TLS_DIR` or `PEER_BENCH_TLS_DIR` names one kept between runs), made
+  /// there otherwise.
   ///
   /// - Throws: ``BenchmarkError`` saying what is missing (`openssl`) or which step failed.
   static func make(in directory: URL) throws -> BenchmarkCertificates {
