@@ -77,14 +77,14 @@
     }
 
     @Test func isThePlatformDefaultOnLinuxSharedByEveryConnection() throws {
-      let transport = try #require(HTTPTransports.platformDefault() as? CurlTransport)
-      #expect(HTTPTransports.platformDefault() as? CurlTransport === transport)
+      let transport = try #require(PlatformTransport.shared as? CurlTransport)
+      #expect(PlatformTransport.shared as? CurlTransport === transport)
       let configuration = ServerConfiguration.local(port: 9)
       let first = ServerConnection(configuration: configuration)
       let second = ServerConnection(configuration: configuration)
       #expect(first.transport as? CurlTransport === transport)
       #expect(second.transport as? CurlTransport === transport)
-      #expect(HTTPTransports.fallbackReason == nil)
+      #expect(PlatformTransport.fallbackReason == nil)
       #expect(CurlTransport.unavailability == nil)
       #expect(CurlTransport.libcurlVersion != nil)
       let connection = ServerConnection(configuration: .local(port: HTTPBin.shared.port))

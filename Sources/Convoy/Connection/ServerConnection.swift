@@ -35,7 +35,7 @@ public final class ServerConnection: Sendable {
   ///
   /// - Parameters:
   ///   - configuration: Where requests go.
-  ///   - transport: What moves the bytes; ``HTTPTransports/platformDefault()`` by default.
+  ///   - transport: What moves the bytes; ``PlatformTransport/shared`` by default.
   ///   - decoder: The JSON decoder for responses (date and key strategies live here).
   ///   - adapters: Adapters applied to every request.
   ///   - decisions: The decision chain for every answer.
@@ -60,7 +60,7 @@ public final class ServerConnection: Sendable {
     observers: [any EventObserver] = [],
     networkConcurrencyLimit: Int = 6
   ) {
-    var network = transport ?? HTTPTransports.platformDefault()
+    var network = transport ?? PlatformTransport.shared
     if coalescesIdenticalRequests { network = CoalescingTransport(wrapping: network) }
     if let cache { network = CachingTransport(wrapping: network, cache: cache) }
     self.configuration = configuration
@@ -92,7 +92,7 @@ public final class ServerConnection: Sendable {
         name: .convoySessionDidChange, object: self,
         userInfo: [SessionChange.loggedInKey: session != nil])
     }
-    if transport == nil, !observers.isEmpty, let reason = HTTPTransports.takeFallbackReason() {
+    if transport == nil, !observers.isEmpty, let reason = PlatformTransport.takeFallbackReason() {
       EventEmitter.notice(to: observers, reason)
     }
   }

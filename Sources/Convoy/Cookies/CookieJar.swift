@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// let jar = CookieJar()
-/// let transport = CookieTransport(wrapping: HTTPTransports.platformDefault(), jar: jar)
+/// let transport = CookieTransport(wrapping: PlatformTransport.shared, jar: jar)
 /// let connection = ServerConnection(configuration: .production, transport: transport)
 /// // At logout:
 /// jar.removeAll()

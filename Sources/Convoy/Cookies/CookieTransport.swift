@@ -16,7 +16,7 @@ import Foundation
 /// let jar = CookieJar(file: URL(fileURLWithPath: "/var/lib/app/cookies.json"))
 /// let connection = ServerConnection(
 ///   configuration: .production,
-///   transport: CookieTransport(wrapping: HTTPTransports.platformDefault(), jar: jar))
+///   transport: CookieTransport(wrapping: PlatformTransport.shared, jar: jar))
 /// ```
 public struct CookieTransport: HTTPTransport {
   /// The transport that moves the bytes.

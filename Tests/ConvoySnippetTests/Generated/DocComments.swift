@@ -158,7 +158,7 @@ extension DocCommentContext {
     let jar = CookieJar()
     #sourceLocation()
     #sourceLocation(file: "Sources/Convoy/Cookies/CookieJar.swift", line: 12)
-    let transport = CookieTransport(wrapping: HTTPTransports.platformDefault(), jar: jar)
+    let transport = CookieTransport(wrapping: PlatformTransport.shared, jar: jar)
     #sourceLocation()
     #sourceLocation(file: "Sources/Convoy/Cookies/CookieJar.swift", line: 13)
     let connection = ServerConnection(configuration: .production, transport: transport)
@@ -176,7 +176,7 @@ extension DocCommentContext {
     #sourceLocation(file: "Sources/Convoy/Cookies/CookieTransport.swift", line: 17)
     let connection = ServerConnection(
       configuration: .production,
-      transport: CookieTransport(wrapping: HTTPTransports.platformDefault(), jar: jar))
+      transport: CookieTransport(wrapping: PlatformTransport.shared, jar: jar))
     #sourceLocation()
   }
 
@@ -673,6 +673,12 @@ extension DocCommentContext {
     #sourceLocation()
     #sourceLocation(file: "Sources/Convoy/Transport/Curl/CurlTransport.swift", line: 51)
     let transport = try CurlTransport(tls: TLSConfiguration(trustedCertificates: [.file(ca)]))
+    #sourceLocation()
+  }
+
+  static func PlatformTransport_12() throws {
+    #sourceLocation(file: "Sources/Convoy/Transport/PlatformTransport.swift", line: 12)
+    let transport = CookieTransport(wrapping: PlatformTransport.shared, jar: CookieJar())
     #sourceLocation()
   }
 

@@ -56,7 +56,7 @@ private func securityStatements() async throws {
     let jar = CookieJar(file: URL(fileURLWithPath: "/var/lib/myapp/cookies.json"))
     #sourceLocation()
     #sourceLocation(file: "Docs/Security.md", line: 102)
-    let transport = CookieTransport(wrapping: HTTPTransports.platformDefault(), jar: jar)
+    let transport = CookieTransport(wrapping: PlatformTransport.shared, jar: jar)
     #sourceLocation()
     #sourceLocation(file: "Docs/Security.md", line: 103)
     let connection = ServerConnection(configuration: .production, transport: transport)

@@ -55,8 +55,8 @@
     }
 
     @Test func reportsNoFallbackWhileLibcurlIsUsable() {
-      #expect(HTTPTransports.fallbackReason == nil)
-      #expect(HTTPTransports.takeFallbackReason() == nil)
+      #expect(PlatformTransport.fallbackReason == nil)
+      #expect(PlatformTransport.takeFallbackReason() == nil)
     }
 
     @Test func describesCodesWithLibcurlsOwnWords() throws {

@@ -1,33 +1,32 @@
 import Foundation
 
-/// Chooses the transport a ``ServerConnection`` uses when it is given none.
+/// The transport a ``ServerConnection`` uses when it is given none: the platform's preferred one,
+/// shared by the whole process.
 ///
 /// On Linux that is ``CurlTransport`` whenever the system libcurl is 7.68 or newer, because
 /// FoundationNetworking's `URLSession` costs several times its CPU per request (see
 /// `Docs/Performance.md`); otherwise, and on Apple platforms always, it is
 /// ``URLSessionTransport``.
-public enum HTTPTransports {
+///
+/// ```swift
+/// let transport = CookieTransport(wrapping: PlatformTransport.shared, jar: CookieJar())
+/// ```
+public enum PlatformTransport {
   /// The platform's preferred transport: one instance for the whole process, shared by every
-  /// connection built without a transport of its own.
+  /// connection built without a transport of its own. A ``CurlTransport`` on Linux when libcurl
+  /// is usable, else a ``URLSessionTransport``.
   ///
   /// Sharing it gives the process one curl thread and one pool of open connections on Linux (one
   /// `URLSession` elsewhere), however many connections it makes; a connection that needs its own
   /// is given one explicitly.
-  ///
-  /// - Returns: A ``CurlTransport`` on Linux when libcurl is usable, else a
-  ///   ``URLSessionTransport``.
-  public static func platformDefault() -> any HTTPTransport {
-    shared
-  }
-
-  private static let shared: any HTTPTransport = {
+  public static let shared: any HTTPTransport = {
     #if os(Linux)
       if let transport = try? CurlTransport() { return transport }
     #endif
     return URLSessionTransport()
   }()
 
-  /// Why ``platformDefault()`` falls back to `URLSession` on a platform that prefers curl, or `nil`
+  /// Why ``shared`` falls back to `URLSession` on a platform that prefers curl, or `nil`
   /// when it does not fall back (always `nil` on Apple platforms).
   public static var fallbackReason: String? {
     #if os(Linux)
@@ -49,5 +48,17 @@ public enum HTTPTransports {
       return !given
     }
     return isFirst ? reason : nil
+  }
+}
+
+/// The former name of ``PlatformTransport``, one letter from ``HTTPTransport``.
+@available(*, deprecated, renamed: "PlatformTransport")
+public typealias HTTPTransports = PlatformTransport
+
+extension PlatformTransport {
+  /// The former spelling of ``shared``.
+  @available(*, deprecated, renamed: "shared")
+  public static func platformDefault() -> any HTTPTransport {
+    shared
   }
 }
