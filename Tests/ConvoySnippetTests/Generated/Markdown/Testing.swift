@@ -183,3 +183,39 @@ private func testingStatements() async throws {
     #sourceLocation()
   }
 }
+
+#sourceLocation(file: "Docs/Testing.md", line: 308)
+@Suite struct ShopSimulatorSample {
+  struct Product: Decodable, Sendable, Equatable {
+    var id: Int
+    var name: String
+  }
+
+  struct ProductRequest<Answer: Decodable & Sendable>: RequestDescribing {
+    typealias Response = JSONResponse<Answer>
+    var path: String
+    var method: HTTPMethod { .get }
+  }
+
+  @Test func answersAndMisbehavesAsItsScenarioSays() async throws {
+    let happy = ServerConnection(configuration: .local(port: 9), transport: SimulatedShop())
+    let products = try await happy.execute(ProductRequest<[Product]>(path: "v1/products")).value
+    #expect(products == [Product(id: 1, name: "Kettle")])
+    let missing = await #expect(throws: ServerConnectionError.self) {
+      _ = try await happy.execute(ProductRequest<Product>(path: "v1/products/2"))
+    }
+    #expect(missing?.statusCode == 404)
+
+    let offline = ServerConnection(
+      configuration: .local(port: 9), transport: SimulatedShop(scenario: .offline))
+    let error = await #expect(throws: ServerConnectionError.self) {
+      _ = try await offline.execute(ProductRequest<[Product]>(path: "v1/products"))
+    }
+    guard case .transportFailed(let failure, _)? = error else {
+      Issue.record("expected a transport failure, got \(String(describing: error))")
+      return
+    }
+    #expect(failure.kind == .notConnectedToInternet)
+  }
+}
+#sourceLocation()
