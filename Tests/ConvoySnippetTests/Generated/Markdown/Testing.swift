@@ -184,7 +184,7 @@ private func testingStatements() async throws {
   }
 }
 
-#sourceLocation(file: "Docs/Testing.md", line: 308)
+#sourceLocation(file: "Docs/Testing.md", line: 309)
 @Suite struct ShopSimulatorSample {
   struct Product: Decodable, Sendable, Equatable {
     var id: Int
