@@ -169,12 +169,8 @@ struct TransportConformanceTests {
     try await withThrowingTaskGroup(of: Int.self) { group in
       for _ in 0..<4 {
         group.addTask {
-          var call = ConformanceCall(path: "/together")
-          call.queryItems = [
-            URLQueryItem(name: "key", value: key), URLQueryItem(name: "count", value: "4"),
-          ]
-          call.acceptableStatusCodes = 100..<600
-          return try await connection.execute(call).response.statusCode
+          try await connection.execute(FaultServer.TogetherCall(key: key, count: 4))
+            .response.statusCode
         }
       }
       for try await status in group {

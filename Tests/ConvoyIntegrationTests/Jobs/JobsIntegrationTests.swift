@@ -48,25 +48,14 @@ import Testing
     }
   }
 
-  /// Held by the fault server until `count` calls with the same key are held at once.
-  struct Together: RequestDescribing {
-    typealias Response = DataResponse
-    var key: String
-    var count: Int
-    var method: HTTPMethod { .get }
-    var path: String { "together" }
-    var queryItems: [URLQueryItem] {
-      [URLQueryItem(name: "key", value: key), URLQueryItem(name: "count", value: String(count))]
-    }
-    var acceptableStatusCodes: Range<Int> { 200..<600 }
-  }
-
   struct TogetherGroupJob: Job {
     var count: Int
     func makeOperation(on connection: ServerConnection) -> ResultOperation<[DataResponse]> {
       let key = UUID().uuidString
       return GroupOperation(
-        (0..<count).map { _ in connection.operation(for: Together(key: key, count: count)) })
+        (0..<count).map { _ in
+          connection.operation(for: FaultServer.TogetherCall(key: key, count: count))
+        })
     }
   }
 

@@ -1,3 +1,4 @@
+import Convoy
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -35,5 +36,20 @@ final class FaultServer: LoopbackServer {
   func hits(key: String) async throws -> Int {
     let (data, _) = try await URLSession.shared.data(from: url("/hits?key=\(key)"))
     return Int(String(decoding: data, as: UTF8.self)) ?? -1
+  }
+
+  /// `/together`: answered 200 only once `count` requests with `key` are held at once (504 after
+  /// 10 s), so a test proves calls ran side by side without a clock.
+  struct TogetherCall: RequestDescribing {
+    typealias Response = DataResponse
+    var key: String
+    var count: Int
+    var method: HTTPMethod { .get }
+    var path: String { "together" }
+    var queryItems: [URLQueryItem] {
+      [URLQueryItem(name: "key", value: key), URLQueryItem(name: "count", value: String(count))]
+    }
+    // The 504 of a call left alone is a result the test reads, not an error.
+    var acceptableStatusCodes: Range<Int> { 200..<600 }
   }
 }
