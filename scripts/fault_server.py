@@ -21,8 +21,9 @@ can ask how often the client tried (retries):
   /stall-during-body   a head announcing 1,000 bytes, 100 of them, then silence for STALL_SECONDS
   /together?key=K&count=N
                        held until N requests with key K are held at once, then 200 "together"
-                       to each; 504 "alone" to any still waiting after TOGETHER_SECONDS. Proves
-                       that a client sent requests side by side, whatever the machine's load.
+                       to each; 504 "alone" to any still waiting after TOGETHER_SECONDS, and at
+                       once to one that comes after the N met. Proves that a client sent
+                       requests side by side, whatever the machine's load.
 """
 import os
 import socket
@@ -85,6 +86,10 @@ def wait_together(key: str, count: int) -> bool:
     """Holds this request until `count` requests with `key` are held at once (bounded)."""
     deadline = time.monotonic() + TOGETHER_SECONDS
     with waiting_changed:
+        if waiting.get(key) == -1:
+            # The count was met without this one: it came alone, and must not reopen the key
+            # while the requests that met it may still be waking up.
+            return False
         waiting[key] = waiting.get(key, 0) + 1
         waiting_changed.notify_all()
         # Once the count is reached the key is marked met (-1), so late wakers answer too.
