@@ -1,0 +1,412 @@
+import Convoy
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A real HTTP/1.1 server on a loopback port whose answers and faults a test scripts, and which
+/// records every request it receives.
+///
+/// Where ``StubTransport`` replaces the network, a mock server keeps it: the app's own transport
+/// opens sockets, frames bodies, keeps connections alive and meets a server that hangs up in the
+/// middle of a body, stalls, sends a broken head or throttles, exactly as it would in the field.
+///
+/// ```swift
+/// let server = try await MockServer.started()
+/// server.enqueue(.json(["id": 7, "name": "Harbour"]))
+/// let connection = ServerConnection(configuration: .local(port: server.port))
+/// let place = try await connection.execute(PlaceRequest(id: 7)).value
+/// let request = try await server.takeRequest()
+/// #expect(request.path == "/places/7")
+/// await server.shutdown()
+/// ```
+///
+/// Answers come from routes first (``route(_:_:answer:)``, ``route(_:_:respond:)``, the latest
+/// matching route wins), then from the queue (``enqueue(_:)``), in order; a request neither can
+/// answer gets a 404 whose body says so. Every connection has a thread of its own, so a stalled
+/// or throttled answer never holds up another, nor a thread of the app's.
+public final class MockServer: Sendable {
+  /// The loopback address a server listens on.
+  public enum Host: Sendable, Equatable {
+    /// `127.0.0.1`.
+    case ipv4Loopback
+    /// `::1`.
+    case ipv6Loopback
+  }
+
+  /// What the server has seen so far.
+  public struct Statistics: Sendable, Equatable {
+    /// Requests received (heads read), including those a fault cut short.
+    public var requestCount = 0
+    /// Connections accepted.
+    public var connectionsOpened = 0
+    /// Connections closed, by either side.
+    public var connectionsClosed = 0
+
+    /// Connections open now.
+    public var openConnections: Int { connectionsOpened - connectionsClosed }
+  }
+
+  /// The largest request body the server reads and records; a larger one ends its connection.
+  public static let maximumRecordedBodySize = 512 * 1024 * 1024
+
+  /// Connections served at once; one more is closed at once (and counted as opened and closed).
+  public static let maximumConnections = 256
+
+  /// The address the server listens on.
+  public let host: Host
+  private let state = Locked(State())
+
+  private struct State {
+    var running = false
+    var stopped = false
+    var listener: Int32 = -1
+    var wake: (read: Int32, write: Int32) = (-1, -1)
+    var port = 0
+    var routes: [MockRoute] = []
+    var queue: [MockAnswer] = []
+    var requests: [RecordedRequest] = []
+    var taken = 0
+    var statistics = Statistics()
+    var descriptors: Set<Int32> = []
+    var acceptLoopRunning = false
+    var waiters: [UUID: MockWaiter] = [:]
+
+    var untaken: Int { requests.count - taken }
+  }
+
+  /// A server that is not listening yet: script it, then ``start()``.
+  public init(host: Host = .ipv4Loopback) {
+    self.host = host
+  }
+
+  /// A server listening on a free loopback port.
+  public static func started(host: Host = .ipv4Loopback) async throws -> MockServer {
+    let server = MockServer(host: host)
+    try await server.start()
+    return server
+  }
+
+  deinit {
+    stopAccepting()
+  }
+
+  // MARK: - Starting and stopping
+
+  /// Starts listening on a free port of the loopback address; does nothing if already started.
+  public func start() async throws {
+    guard !state.withLock({ $0.running || $0.stopped }) else { return }
+    let (listener, port) = try MockSocket.listen(on: host)
+    var pipeEnds: [Int32] = [-1, -1]
+    guard pipe(&pipeEnds) == 0 else {
+      close(listener)
+      throw MockServerError.couldNotListen(errno: errno)
+    }
+    state.withLock {
+      $0.running = true
+      $0.listener = listener
+      $0.port = port
+      $0.wake = (pipeEnds[0], pipeEnds[1])
+      $0.acceptLoopRunning = true
+    }
+    let wake = pipeEnds[0]
+    let thread = Thread { [self] in acceptLoop(listener: listener, wake: wake) }
+    thread.name = "MockServer :\(port) accept"
+    thread.start()
+  }
+
+  /// Stops the server: no new connections, every open one closed, every pause and stall ended.
+  ///
+  /// Returns once every connection's thread has finished (a route's closure that never returns
+  /// is waited for at most 10 seconds). Requests recorded so far stay readable.
+  public func shutdown() async {
+    stopAccepting()
+    let bound = ContinuousClock.now + .seconds(10)
+    while ContinuousClock.now < bound {
+      let done = state.withLock { !$0.acceptLoopRunning && $0.descriptors.isEmpty }
+      if done { break }
+      try? await Task.sleep(for: .milliseconds(5))
+    }
+    state.withLock { state in
+      guard state.descriptors.isEmpty, !state.acceptLoopRunning, state.wake.read >= 0 else {
+        return
+      }
+      close(state.wake.read)
+      close(state.wake.write)
+      state.wake = (-1, -1)
+    }
+  }
+
+  /// Marks the server stopped and wakes every thread that waits on it.
+  private func stopAccepting() {
+    state.withLock { state in
+      guard state.running else { return }
+      state.running = false
+      state.stopped = true
+      var byte: UInt8 = 1
+      _ = write(state.wake.write, &byte, 1)
+      for descriptor in state.descriptors {
+        MockSocket.shutDown(descriptor)
+      }
+    }
+  }
+
+  // MARK: - Where it listens
+
+  /// The port the server listens on; 0 before ``start()``.
+  public var port: Int { state.withLock { $0.port } }
+
+  /// `http://127.0.0.1:<port>` (or `http://[::1]:<port>`).
+  public var baseURL: URL {
+    URL(string: "http://\(host == .ipv6Loopback ? "[::1]" : "127.0.0.1"):\(port)")!
+  }
+
+  /// The URL of `path` on this server; `path` may carry a query (`/search?q=kettle`).
+  public func url(for path: String) -> URL {
+    URL(string: baseURL.absoluteString + (path.hasPrefix("/") ? path : "/" + path))!
+  }
+
+  // MARK: - Scripting answers
+
+  /// Answers the next request that no route matches with `answer`; answers are used in the order
+  /// they were queued, each once.
+  public func enqueue(_ answer: MockAnswer) {
+    state.withLock { $0.queue.append(answer) }
+  }
+
+  /// Answers every request for `path` (and `method`, when given) with `answer`.
+  ///
+  /// A path ending in `*` matches every path that starts with what comes before it. The query is
+  /// not part of the match. A route added later is tried first.
+  public func route(_ method: HTTPMethod? = nil, _ path: String, answer: MockAnswer) {
+    add(MockRoute(method: method, path: path, source: .fixed(answer)))
+  }
+
+  /// Answers every request for `path` (and `method`, when given) with what `respond` makes of
+  /// the recorded request, body included; `respond` may take its time (it runs in a task, and
+  /// the connection waits for it).
+  public func route(
+    _ method: HTTPMethod? = nil, _ path: String,
+    respond: @escaping @Sendable (RecordedRequest) async -> MockAnswer
+  ) {
+    add(MockRoute(method: method, path: path, source: .respond(respond)))
+  }
+
+  private func add(_ route: MockRoute) {
+    state.withLock { $0.routes.insert(route, at: 0) }
+  }
+
+  /// Where the answer for a request whose head is `head` comes from.
+  private func source(for head: MockRequestReader.Head) -> MockRoute.Source {
+    state.withLock { state in
+      if let route = state.routes.first(where: { $0.matches(head.method, head.target) }) {
+        return route.source
+      }
+      if !state.queue.isEmpty { return .fixed(state.queue.removeFirst()) }
+      return .fixed(
+        .text(
+          "The mock server has no answer for \(head.method) \(head.target): add a route or enqueue"
+            + " an answer.", status: 404))
+    }
+  }
+
+  // MARK: - What it received
+
+  /// Every request received so far, in the order they arrived.
+  public var requests: [RecordedRequest] { state.withLock { $0.requests } }
+
+  /// What the server has seen so far.
+  public var statistics: Statistics { state.withLock { $0.statistics } }
+
+  /// The next request not taken yet, in arrival order, waiting up to `timeout` for it to come.
+  ///
+  /// - Throws: ``MockServerError/timedOut(waitingFor:after:)`` when none comes in time.
+  public func takeRequest(timeout: Duration = .seconds(10)) async throws -> RecordedRequest {
+    let bound = ContinuousClock.now + timeout
+    while true {
+      let taken = state.withLock { state -> RecordedRequest? in
+        guard state.taken < state.requests.count else { return nil }
+        defer { state.taken += 1 }
+        return state.requests[state.taken]
+      }
+      if let taken { return taken }
+      // Another taker may win the request this wait sees; then wait for the next one.
+      try await wait(
+        for: "a request", timeout: max(.zero, ContinuousClock.now.duration(to: bound))
+      ) { _, untaken in untaken > 0 }
+    }
+  }
+
+  /// Waits until `condition` holds for the server's ``Statistics``, at most `timeout`.
+  ///
+  /// A test proves that a client abandoned a transfer with
+  /// `try await server.waitUntil { $0.connectionsClosed == 1 }`: no sleeping, no guessing.
+  ///
+  /// - Throws: ``MockServerError/timedOut(waitingFor:after:)`` naming `description`.
+  public func waitUntil(
+    _ description: String = "a condition", timeout: Duration = .seconds(10),
+    _ condition: @escaping @Sendable (Statistics) -> Bool
+  ) async throws {
+    try await wait(for: description, timeout: timeout) { statistics, _ in condition(statistics) }
+  }
+
+  private func wait(
+    for description: String, timeout: Duration,
+    until condition: @escaping @Sendable (Statistics, Int) -> Bool
+  ) async throws {
+    let id = UUID()
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
+        let waiter = MockWaiter(continuation: continuation, condition: condition)
+        let satisfied = state.withLock { state -> Bool in
+          if waiter.isSatisfied(by: state.statistics, untaken: state.untaken) { return true }
+          state.waiters[id] = waiter
+          return false
+        }
+        guard !satisfied else {
+          continuation.resume()
+          return
+        }
+        Task { [weak self] in
+          try? await Task.sleep(for: timeout)
+          self?.finishWaiter(
+            id, with: MockServerError.timedOut(waitingFor: description, after: timeout))
+        }
+      }
+    } onCancel: {
+      finishWaiter(id, with: CancellationError())
+    }
+  }
+
+  private func finishWaiter(_ id: UUID, with error: any Error) {
+    state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(throwing: error)
+  }
+
+  /// Changes the state and resumes every waiter whose condition now holds.
+  private func update(_ change: (inout State) -> Void) {
+    let satisfied = state.withLock { state -> [MockWaiter] in
+      change(&state)
+      let ready = state.waiters.filter {
+        $0.value.isSatisfied(by: state.statistics, untaken: state.untaken)
+      }
+      for id in ready.keys { state.waiters[id] = nil }
+      return Array(ready.values)
+    }
+    for waiter in satisfied { waiter.continuation.resume() }
+  }
+
+  // MARK: - Connections
+
+  private func acceptLoop(listener: Int32, wake: Int32) {
+    var connectionNumber = 0
+    while MockSocket.waitReadable(listener, wake: wake, timeout: nil) {
+      let descriptor = accept(listener, nil, nil)
+      guard descriptor >= 0 else { continue }
+      connectionNumber += 1
+      let number = connectionNumber
+      var admitted = false
+      update { state in
+        state.statistics.connectionsOpened += 1
+        if state.running && state.descriptors.count < MockServer.maximumConnections {
+          state.descriptors.insert(descriptor)
+          admitted = true
+        } else {
+          state.statistics.connectionsClosed += 1
+        }
+      }
+      guard admitted else {
+        close(descriptor)
+        continue
+      }
+      let thread = Thread { [self] in serve(descriptor, number: number, wake: wake) }
+      thread.name = "MockServer :\(port) connection \(number)"
+      thread.start()
+    }
+    close(listener)
+    state.withLock { $0.acceptLoopRunning = false }
+  }
+
+  private func serve(_ descriptor: Int32, number: Int, wake: Int32) {
+    var reader = MockRequestReader(descriptor: descriptor, wake: wake)
+    let writer = MockAnswerWriter(descriptor: descriptor, wake: wake)
+    var ending = MockAnswerWriter.Ending.close
+    var index = 0
+    serving: while true {
+      let head: MockRequestReader.Head
+      do {
+        guard let next = try reader.readHead() else { break serving }
+        head = next
+      } catch .malformed(let reason) {
+        _ = MockSocket.send(
+          descriptor,
+          Array(
+            "HTTP/1.1 400 Bad Request\r\nContent-Length: \(reason.utf8.count)\r\nConnection: close\r\n\r\n\(reason)"
+              .utf8))
+        break serving
+      } catch {
+        break serving
+      }
+      let source = source(for: head)
+      var bodyLimit: Int?
+      if case .fixed(let answer) = source {
+        switch answer.fault {
+        case .hangUpAtRequestStart: bodyLimit = 0
+        case .hangUpDuringRequestBody(let bytes): bodyLimit = bytes
+        default: break
+        }
+      }
+      if head.headers["Expect"]?.lowercased() == "100-continue", bodyLimit != 0 {
+        _ = MockSocket.send(descriptor, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+      }
+      let (body, complete) = reader.readBody(of: head, stoppingAfter: bodyLimit)
+      let request = record(head, body: body, complete: complete, connection: number, index: index)
+      index += 1
+      if bodyLimit != nil || !complete { break serving }
+      let answer: MockAnswer
+      switch source {
+      case .fixed(let fixed): answer = fixed
+      case .respond(let respond): answer = waitOnThisThread { await respond(request) }
+      }
+      ending = writer.write(answer, for: request)
+      if ending != .keepAlive { break serving }
+    }
+    if ending == .reset { MockSocket.reset(descriptor) }
+    update { state in
+      state.descriptors.remove(descriptor)
+      close(descriptor)
+      state.statistics.connectionsClosed += 1
+    }
+  }
+
+  private func record(
+    _ head: MockRequestReader.Head, body: Data, complete: Bool, connection: Int, index: Int
+  ) -> RecordedRequest {
+    var request = RecordedRequest(
+      method: head.method, target: head.target, version: head.version, headers: head.headers,
+      body: body, isComplete: complete, connection: connection, indexOnConnection: index,
+      sequenceNumber: 0)
+    update { state in
+      request.sequenceNumber = state.requests.count
+      state.requests.append(request)
+      state.statistics.requestCount += 1
+    }
+    return request
+  }
+}
+
+/// A test waiting for the server's state to reach a condition.
+private struct MockWaiter: Sendable {
+  let continuation: CheckedContinuation<Void, any Error>
+  /// The condition, given the statistics and how many recorded requests are not taken yet.
+  let condition: @Sendable (MockServer.Statistics, Int) -> Bool
+
+  func isSatisfied(by statistics: MockServer.Statistics, untaken: Int) -> Bool {
+    condition(statistics, untaken)
+  }
+}
