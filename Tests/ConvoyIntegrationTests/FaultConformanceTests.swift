@@ -59,15 +59,13 @@ struct FaultConformanceTests {
 
   @Test(arguments: TransportUnderTest.allCases)
   func failsWhenTheBodyStallsForTheIdleTimeout(_ kind: TransportUnderTest) async throws {
-    let started = Date()
+    // The server stays silent until the client leaves, so only the idle timeout ends this.
     let result = await exchange(
       TransportRequest(
         urlRequest: URLRequest(
           url: FaultServer.shared.url(FaultServer.Fault.stallDuringBody.rawValue)),
         idleTimeout: 1),
       over: try kind.make())
-    // The server stays silent for 10 s; 1 s of silence must end the transfer long before.
-    #expect(Date().timeIntervalSince(started) < 6)
     guard case .failure(let failure) = result else {
       Issue.record("expected an idle timeout, got an answer")
       return
@@ -103,7 +101,7 @@ struct FaultConformanceTests {
       return
     }
     #expect(failure.kind == .networkConnectionLost, "\(failure)")
-    #expect(try await FaultServer.shared.hits(key: key) == 3)
+    #expect(FaultServer.shared.hits(key: key) == 3)
   }
 
   @Test(arguments: TransportUnderTest.allCases)
@@ -115,7 +113,7 @@ struct FaultConformanceTests {
     await #expect(throws: ServerConnectionError.self) {
       try await connection(kind, retries: 2).execute(call)
     }
-    #expect(try await FaultServer.shared.hits(key: key) == 1)
+    #expect(FaultServer.shared.hits(key: key) == 1)
   }
 }
 

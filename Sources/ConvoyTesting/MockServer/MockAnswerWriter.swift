@@ -24,7 +24,9 @@ struct MockAnswerWriter {
       for field in head.headers { lines += "\(field.name): \(field.value)\r\n" }
       guard MockSocket.send(descriptor, Array((lines + "\r\n").utf8)) else { return .close }
     }
-    guard MockSocket.pause(answer.headDelay, wake: wake) else { return .close }
+    guard MockSocket.pause(answer.headDelay, wake: wake, connection: descriptor) else {
+      return .close
+    }
     switch answer.fault {
     case .hangUpBeforeHead: return .close
     case .resetBeforeHead: return .reset
@@ -37,7 +39,9 @@ struct MockAnswerWriter {
     }
     if answer.fault == .hangUpAfterHead { return .close }
     guard sendsBody else { return ending(for: answer, request: request) }
-    guard MockSocket.pause(answer.bodyDelay, wake: wake) else { return .close }
+    guard MockSocket.pause(answer.bodyDelay, wake: wake, connection: descriptor) else {
+      return .close
+    }
     var body = BodySender(writer: self, answer: answer, chunked: framing == .chunked)
     if let cut = body.sendAll() { return cut }
     if framing == .chunked {
@@ -179,7 +183,9 @@ private struct BodySender {
       return send(data)
     case .chunks(let chunks):
       for chunk in chunks {
-        guard MockSocket.pause(chunk.delay, wake: writer.wake) else { return .close }
+        guard MockSocket.pause(chunk.delay, wake: writer.wake, connection: writer.descriptor) else {
+          return .close
+        }
         if let cut = send(chunk.data) { return cut }
       }
       return nil
@@ -223,7 +229,11 @@ private struct BodySender {
       stallAfter = duration
       bytes = rest
     }
-    if let stallAfter, !MockSocket.pause(stallAfter, wake: writer.wake) { return .close }
+    if let stallAfter,
+      !MockSocket.pause(stallAfter, wake: writer.wake, connection: writer.descriptor)
+    {
+      return .close
+    }
     if let ending = sendFramed(bytes) { return ending }
     return cut
   }
@@ -244,7 +254,8 @@ private struct BodySender {
       sent += end - offset
       offset = end
       if let throttle = answer.throttle {
-        guard MockSocket.pause(throttle.period, wake: writer.wake) else { return .close }
+        guard MockSocket.pause(throttle.period, wake: writer.wake, connection: writer.descriptor)
+        else { return .close }
       }
     }
     if chunked {

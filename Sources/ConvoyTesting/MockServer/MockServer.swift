@@ -26,7 +26,7 @@ import Foundation
 /// await server.shutdown()
 /// ```
 ///
-/// Answers come from routes first (``route(_:_:answer:)``, ``route(_:_:respond:)``, the latest
+/// Answers come from routes first (``route(_:answer:)``, ``route(_:respond:)``, the latest
 /// matching route wins), then from the queue (``enqueue(_:)``), in order; a request neither can
 /// answer gets a 404 whose body says so. Every connection has a thread of its own, so a stalled
 /// or throttled answer never holds up another, nor a thread of the app's.
@@ -100,6 +100,12 @@ public final class MockServer: Sendable {
 
   /// Starts listening on a free port of the loopback address; does nothing if already started.
   public func start() async throws {
+    try startListening()
+  }
+
+  /// ``start()`` for a caller that cannot wait, such as a test harness's shared server made in
+  /// a `static let`: binding a loopback socket never blocks.
+  package func startListening() throws {
     guard !state.withLock({ $0.running || $0.stopped }) else { return }
     let (listener, port) = try MockSocket.listen(on: host)
     var pipeEnds: [Int32] = [-1, -1]
@@ -179,19 +185,31 @@ public final class MockServer: Sendable {
     state.withLock { $0.queue.append(answer) }
   }
 
-  /// Answers every request for `path` (and `method`, when given) with `answer`.
+  /// Answers every request for `path`, whatever its method, with `answer`.
   ///
   /// A path ending in `*` matches every path that starts with what comes before it. The query is
   /// not part of the match. A route added later is tried first.
-  public func route(_ method: HTTPMethod? = nil, _ path: String, answer: MockAnswer) {
+  public func route(_ path: String, answer: MockAnswer) {
+    add(MockRoute(method: nil, path: path, source: .fixed(answer)))
+  }
+
+  /// Answers every `method` request for `path` with `answer`.
+  public func route(_ method: HTTPMethod, _ path: String, answer: MockAnswer) {
     add(MockRoute(method: method, path: path, source: .fixed(answer)))
   }
 
-  /// Answers every request for `path` (and `method`, when given) with what `respond` makes of
-  /// the recorded request, body included; `respond` may take its time (it runs in a task, and
-  /// the connection waits for it).
+  /// Answers every request for `path`, whatever its method, with what `respond` makes of the
+  /// recorded request, body included; `respond` may take its time (it runs in a task, and the
+  /// connection waits for it).
   public func route(
-    _ method: HTTPMethod? = nil, _ path: String,
+    _ path: String, respond: @escaping @Sendable (RecordedRequest) async -> MockAnswer
+  ) {
+    add(MockRoute(method: nil, path: path, source: .respond(respond)))
+  }
+
+  /// Answers every `method` request for `path` with what `respond` makes of it.
+  public func route(
+    _ method: HTTPMethod, _ path: String,
     respond: @escaping @Sendable (RecordedRequest) async -> MockAnswer
   ) {
     add(MockRoute(method: method, path: path, source: .respond(respond)))

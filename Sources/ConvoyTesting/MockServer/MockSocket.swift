@@ -100,21 +100,38 @@ enum MockSocket {
     }
   }
 
-  /// Waits for `duration`, or less when `wake` becomes readable (the server stopping).
+  /// Waits for `duration`, or less when `wake` becomes readable (the server stopping) or the
+  /// client closes `connection`.
   ///
-  /// - Returns: `false` when the server is stopping.
+  /// - Returns: `false` when the wait ended early: the answer should stop there.
   @discardableResult
-  static func pause(_ duration: Duration, wake: Int32) -> Bool {
+  static func pause(_ duration: Duration, wake: Int32, connection: Int32 = -1) -> Bool {
     guard duration > .zero else { return true }
-    var descriptor = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+    var descriptors = [
+      pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: connection, events: Int16(POLLIN), revents: 0),
+    ]
     let deadline = ContinuousClock.now + duration
     while true {
       let left = ContinuousClock.now.duration(to: deadline)
       guard left > .zero else { return true }
-      let ready = poll(&descriptor, 1, Int32(clamping: max(1, left.milliseconds)))
-      if ready > 0 { return false }
+      let ready = poll(&descriptors, 2, Int32(clamping: max(1, left.milliseconds)))
       if ready < 0 && errno != EINTR { return true }
+      guard ready > 0 else { continue }
+      if descriptors[0].revents != 0 { return false }
+      if descriptors[1].revents != 0 {
+        if peerClosed(connection) { return false }
+        // The client sent more (a pipelined request): stop watching it, or poll would spin.
+        descriptors[1].fd = -1
+      }
     }
+  }
+
+  /// Whether the client closed its side: the connection reads as ended without consuming data.
+  private static func peerClosed(_ descriptor: Int32) -> Bool {
+    var byte: UInt8 = 0
+    let count = recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+    return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
   }
 
   /// Writes all of `bytes`; `false` once the peer is gone.

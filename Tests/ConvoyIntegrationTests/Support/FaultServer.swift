@@ -1,41 +1,100 @@
 import Convoy
+import ConvoyTesting
 import Foundation
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
-/// `scripts/fault_server.py` on a free loopback port: a server that misbehaves on purpose (resets,
-/// early closes, short bodies, garbage status lines, bad headers and chunks, stalls), started
-/// once per test process and stopped at exit.
-final class FaultServer: LoopbackServer {
-  let server: LoopbackServerProcess
-
-  /// The server on 127.0.0.1.
+/// A server that misbehaves on purpose (resets, early closes, short bodies, garbage status lines,
+/// bad headers and chunks, stalls), made of `MockServer` routes in this process and shared by
+/// the tests that need one.
+///
+/// Every request's `key` query parameter is counted, so a test can ask how often the client
+/// tried (``hits(key:)``). Each answer closes its connection, as a broken server's would.
+final class FaultServer: Sendable {
+  /// The server every test shares; it listens on 127.0.0.1 until the process ends.
   static let shared = FaultServer()
+
+  let mock: MockServer
 
   /// The misbehaviours the server offers, by path.
   enum Fault: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// Reads the request, then resets the connection (TCP RST).
     case resetBeforeHead = "/reset-before-head"
+    /// Reads the request, then closes the connection cleanly without answering.
     case closeBeforeHead = "/close-before-head"
+    /// A head announcing 1,000 bytes, 100 of them, then a reset.
     case resetDuringBody = "/reset-during-body"
+    /// A head announcing 1,000 bytes, 100 of them, then a clean close.
     case shortBody = "/short-body"
+    /// A first line that is not an HTTP status line.
     case garbageStatus = "/garbage-status"
+    /// A valid status line followed by a header line with no colon.
     case invalidHeader = "/invalid-header"
+    /// A chunked body whose chunk size is not hexadecimal.
     case invalidChunked = "/invalid-chunked"
+    /// A head announcing 1,000 bytes, 100 of them, then silence until the client gives up.
     case stallDuringBody = "/stall-during-body"
 
     var description: String { String(rawValue.dropFirst()) }
+
+    /// What the server sends for this fault.
+    var answer: MockAnswer {
+      let partial = MockAnswer.data(Data(repeating: UInt8(ascii: "x"), count: 1000))
+      switch self {
+      case .resetBeforeHead: return MockAnswer.text("never").with(fault: .resetBeforeHead)
+      case .closeBeforeHead: return MockAnswer.text("never").with(fault: .hangUpBeforeHead)
+      case .resetDuringBody: return partial.with(fault: .resetAfterBodyBytes(100))
+      case .shortBody: return partial.with(fault: .hangUpAfterBodyBytes(100))
+      case .garbageStatus:
+        return MockAnswer(body: .bytes(Data("ok".utf8)), head: .garbageStatusLine)
+      case .invalidHeader:
+        return MockAnswer(body: .bytes(Data("ok".utf8)), head: .headerWithoutColon)
+      case .invalidChunked:
+        return MockAnswer(
+          body: .bytes(Data("zz\r\nhello\r\n0\r\n\r\n".utf8)),
+          head: .raw("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"))
+      case .stallDuringBody:
+        return partial.with(fault: .stall(afterBodyBytes: 100, for: .seconds(3600)))
+      }
+    }
   }
 
   private init() {
-    server = LoopbackServerProcess.start(script: "fault_server.py", arguments: ["127.0.0.1"])
+    mock = MockServer()
+    do {
+      try mock.startListening()
+    } catch {
+      fatalError("the fault server could not listen on loopback: \(error)")
+    }
+    for fault in Fault.allCases {
+      var answer = fault.answer
+      answer.closesConnection = true
+      mock.route(fault.rawValue, answer: answer)
+    }
+    var ok = MockAnswer.text("ok")
+    ok.closesConnection = true
+    mock.route("/ok", answer: ok)
+    let barrier = TogetherBarrier()
+    mock.route("/together") { request in
+      let count = Int(request.queryValue("count") ?? "") ?? 2
+      let together = await barrier.arrive(key: request.queryValue("key") ?? "", count: count)
+      var answer = together ? MockAnswer.text("together") : .text("alone", status: 504)
+      answer.closesConnection = true
+      return answer
+    }
   }
 
+  /// The port the server listens on.
+  var port: Int { mock.port }
+
+  /// The URL for `path` (which may contain a query) on this server.
+  func url(_ path: String) -> URL { mock.url(for: path) }
+
   /// How many requests carrying `key` the server received (retries included).
-  func hits(key: String) async throws -> Int {
-    let (data, _) = try await URLSession.shared.data(from: url("/hits?key=\(key)"))
-    return Int(String(decoding: data, as: UTF8.self)) ?? -1
+  func hits(key: String) -> Int {
+    mock.requests.filter { $0.queryValue("key") == key }.count
   }
 
   /// `/together`: answered 200 only once `count` requests with `key` are held at once (504 after
@@ -51,5 +110,38 @@ final class FaultServer: LoopbackServer {
     }
     // The 504 of a call left alone is a result the test reads, not an error.
     var acceptableStatusCodes: Range<Int> { 200..<600 }
+  }
+}
+
+/// Holds `/together` requests until `count` with the same key are held at once.
+///
+/// Once a key's count is met, the key stays met: a late request is answered alone at once
+/// rather than reopening the key while the others may still be answering.
+private actor TogetherBarrier {
+  private var held: [String: [UUID: CheckedContinuation<Bool, Never>]] = [:]
+  private var met: Set<String> = []
+
+  func arrive(key: String, count: Int) async -> Bool {
+    if met.contains(key) { return false }
+    let id = UUID()
+    return await withCheckedContinuation { continuation in
+      held[key, default: [:]][id] = continuation
+      if held[key, default: [:]].count >= count {
+        met.insert(key)
+        for waiting in (held.removeValue(forKey: key) ?? [:]).values {
+          waiting.resume(returning: true)
+        }
+      } else {
+        Task { await self.giveUp(key: key, id: id) }
+      }
+    }
+  }
+
+  /// After ten seconds a request still held is answered alone.
+  private func giveUp(key: String, id: UUID) async {
+    try? await Task.sleep(for: .seconds(10))
+    guard let continuation = held[key]?.removeValue(forKey: id) else { return }
+    if held[key]?.isEmpty == true { held[key] = nil }
+    continuation.resume(returning: false)
   }
 }
