@@ -9,7 +9,9 @@ let package = Package(
   platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
   products: [
     .library(name: "Convoy", targets: ["Convoy"]),
-    .library(name: "ConvoyTesting", targets: ["ConvoyTesting"]),
+    // ConvoyExpectations imports Swift Testing, so it is a module of its own: ConvoyTesting's
+    // stubs and simulator also serve executables (democli), which must not link Testing.
+    .library(name: "ConvoyTesting", targets: ["ConvoyTesting", "ConvoyExpectations"]),
     .library(name: "ConvoyYAML", targets: ["ConvoyYAML"]),
     .executable(name: "democli", targets: ["DemoCLI"]),
     .executable(name: "convoy-openapi", targets: ["ConvoyOpenAPI"]),
@@ -19,6 +21,8 @@ let package = Package(
   targets: [
     .target(name: "Convoy"),
     .target(name: "ConvoyTesting", dependencies: ["Convoy"]),
+    // One-line expectations for an app's endpoints, reported as Swift Testing issues.
+    .target(name: "ConvoyExpectations", dependencies: ["Convoy", "ConvoyTesting"]),
     // A YAML parser for OpenAPI documents, on its own so that it can be tested as a library.
     .target(name: "ConvoyYAML"),
     // Reads OpenAPI documents and writes Convoy requests and models; used by convoy-openapi.
@@ -30,7 +34,8 @@ let package = Package(
     .executableTarget(name: "DemoCLI", dependencies: ["Convoy", "ConvoyTesting"]),
     // Speed is measured here, in release builds, never in timed tests: `swift run -c release convoy-benchmarks`.
     .executableTarget(name: "ConvoyBenchmarks", dependencies: ["Convoy", "ConvoyTesting"]),
-    .testTarget(name: "ConvoyTests", dependencies: ["Convoy", "ConvoyTesting"]),
+    .testTarget(
+      name: "ConvoyTests", dependencies: ["Convoy", "ConvoyTesting", "ConvoyExpectations"]),
     .testTarget(name: "ConvoyYAMLTests", dependencies: ["ConvoyYAML"]),
     // Convoy is a dependency so that its module exists for the compile checks of generated code.
     .testTarget(
