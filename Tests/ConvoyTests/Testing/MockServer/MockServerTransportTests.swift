@@ -121,7 +121,8 @@ import Testing
   func aCancelledCallIsSeenByTheServerAsAClosedConnection(_ kind: Kind) async throws {
     let server = try await MockServer.started()
     server.route(
-      "/slow", answer: MockAnswer.text("late").with(fault: .stall(afterBodyBytes: 0, for: .seconds(3600))))
+      "/slow",
+      answer: MockAnswer.text("late").with(fault: .stall(afterBodyBytes: 0, for: .seconds(3600))))
     let connection = try kind.connection(to: server)
     let call = Task { try await connection.execute(Get(path: "slow")) }
     _ = try await server.takeRequest()
@@ -168,20 +169,27 @@ import Testing
       var request = URLRequest(url: server.url(for: path))
       for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
       let (data, response) = try await URLSession.shared.data(for: request)
-      return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+      return (
+        (response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self)
+      )
     }
     #expect(try await fetch("/file", ["Range": "bytes=4-"]) == (206, "456789"))
     #expect(try await fetch("/file", ["Range": "bytes=-3"]) == (206, "789"))
-    #expect(try await fetch("/file", ["Range": "bytes=4-", "If-Range": "\"v2\""]) == (206, "456789"))
-    #expect(try await fetch("/file", ["Range": "bytes=4-", "If-Range": "\"v1\""]) == (200, "0123456789"))
+    #expect(
+      try await fetch("/file", ["Range": "bytes=4-", "If-Range": "\"v2\""]) == (206, "456789"))
+    #expect(
+      try await fetch("/file", ["Range": "bytes=4-", "If-Range": "\"v1\""]) == (200, "0123456789"))
     #expect(try await fetch("/file", ["Range": "bytes=20-"]).0 == 416)
-    #expect(try await fetch("/careless", ["Range": "bytes=4-", "If-Range": "\"v1\""]) == (206, "456789"))
+    #expect(
+      try await fetch("/careless", ["Range": "bytes=4-", "If-Range": "\"v1\""]) == (206, "456789"))
     await server.shutdown()
   }
 
   @Test func shuttingDownEndsAStalledAnswerAndItsConnection() async throws {
     let server = try await MockServer.started()
-    server.route("/stall", answer: MockAnswer.text("x").with(fault: .stall(afterBodyBytes: 0, for: .seconds(3600))))
+    server.route(
+      "/stall",
+      answer: MockAnswer.text("x").with(fault: .stall(afterBodyBytes: 0, for: .seconds(3600))))
     let connection = try Kind.urlSession.connection(to: server)
     let call = Task { try await connection.execute(Get(path: "stall")) }
     _ = try await server.takeRequest()
