@@ -11,7 +11,8 @@ enum CommandFailure: Error, Sendable, Hashable {
   case unexpectedArgument(String)
   case unreadableDocument(path: String, reason: String)
   case unreadableConfiguration(path: String, reason: String)
-  case generation(GeneratorError)
+  /// The generator refused `source`: the document, or the configuration file.
+  case generation(GeneratorError, source: String)
   case cannotWrite(path: String, reason: String)
 
   var exitCode: ExitCode {
@@ -21,14 +22,14 @@ enum CommandFailure: Error, Sendable, Hashable {
       .usage
     case .unreadableDocument: .missingDocument
     case .unreadableConfiguration: .configuration
-    case .generation(.unreadableConfiguration): .configuration
-    case .generation(.invalidNamespace): .usage
+    case .generation(.unreadableConfiguration, _): .configuration
+    case .generation(.invalidNamespace, _): .usage
     case .generation: .invalidDocument
     case .cannotWrite: .cannotWrite
     }
   }
 
-  /// The sentence printed on standard error.
+  /// The sentence printed on standard error, naming the file it is about.
   var message: String {
     switch self {
     case .missingCommand: "No command given."
@@ -40,13 +41,23 @@ enum CommandFailure: Error, Sendable, Hashable {
     case .missingArgument(let name): "'generate' needs \(name)."
     case .unexpectedArgument(let argument): "'generate' does not take the argument '\(argument)'."
     case .unreadableDocument(let path, let reason):
-      "The document \(path) couldn't be read: \(reason)."
-    case .unreadableConfiguration(let path, let reason):
-      "The configuration \(path) couldn't be read: \(reason)."
-    case .generation(.unreadableDocument(let detail)):
-      "The document is not valid YAML or JSON: \(detail)."
-    case .generation(let error): "Nothing was generated: \(error)."
-    case .cannotWrite(let path, let reason): "\(path) couldn't be written: \(reason)."
+      Self.sentence("The document \(path) couldn't be read: \(reason)")
+    case .unreadableConfiguration(let path, let reason),
+      .generation(.unreadableConfiguration(let reason), let path):
+      Self.sentence("The configuration \(path) couldn't be read: \(reason)")
+    case .generation(.unreadableDocument(let detail), let path):
+      Self.sentence("The document \(path) is not valid YAML or JSON: \(detail)")
+    case .generation(let error, let path):
+      Self.sentence("Nothing was generated from \(path): \(error)")
+    case .cannotWrite(let path, let reason):
+      Self.sentence("\(path) couldn't be written: \(reason)")
     }
+  }
+
+  /// `text` ending in one period: a reason from Foundation often brings its own.
+  private static func sentence(_ text: String) -> String {
+    var text = text
+    while text.last == "." || text.last == " " { text.removeLast() }
+    return text + "."
   }
 }

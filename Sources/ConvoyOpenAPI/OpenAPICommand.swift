@@ -50,7 +50,7 @@ enum OpenAPICommand {
       do {
         try options.apply(configuration: text)
       } catch {
-        throw .generation(error)
+        throw .generation(error, source: config)
       }
     }
     if let namespace = arguments.namespace { options.namespace = namespace }
@@ -61,18 +61,26 @@ enum OpenAPICommand {
     do {
       output = try OpenAPIGenerator.generate(text, options: options)
     } catch {
-      throw .generation(error)
+      throw .generation(error, source: documentPath)
     }
     if !arguments.quiet {
       for warning in output.warnings { writeError("\(documentPath): warning: \(warning)\n") }
     }
     try write(output.files, to: arguments.output!)
     if !arguments.quiet {
-      writeError(
-        "Generated \(output.operationCount) operations in \(output.files.count) files in \(arguments.output!).\n"
-      )
+      writeError(summary(of: output, in: arguments.output!) + "\n")
     }
     return .success
+  }
+
+  /// `Generated 1 operation in 3 files in Sources/API.`
+  static func summary(of output: OpenAPIGenerator.Output, in directory: String) -> String {
+    "Generated \(counted(output.operationCount, "operation")) in "
+      + "\(counted(output.files.count, "file")) in \(directory)."
+  }
+
+  private static func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
   }
 
   private static func read(

@@ -193,6 +193,7 @@ extension TransportFailure {
     case .cannotConnectToHost: code = .cannotConnectToHost
     case .networkConnectionLost: code = .networkConnectionLost
     case .secureConnectionFailed: code = .secureConnectionFailed
+    case .clientCertificateRequired: code = .clientCertificateRequired
     case .untrustedServerCertificate: code = .serverCertificateUntrusted
     case .badServerResponse: code = .badServerResponse
     case .tooManyRedirects: code = .httpTooManyRedirects

@@ -51,8 +51,9 @@ enum ExitCode: Int32, Sendable, CaseIterable {
     case .offline, .serverUnreachable, .insecureConnection, .untrustedServer, .serverFailure,
       .notAvailableOffline:
       self = .unavailable
-    case .timedOut, .rateLimited, .loginIncomplete: self = .temporary
-    case .notLoggedIn, .sessionExpired, .savedLoginUnreadable, .forbidden, .wrongCredentials:
+    case .timedOut, .rateLimited, .loginIncomplete, .answerReadTooSlowly: self = .temporary
+    case .notLoggedIn, .sessionExpired, .savedLoginUnreadable, .forbidden, .wrongCredentials,
+      .loginDeclined, .loginNotConfirmed, .clientCertificateRequired, .proxyRefused:
       self = .notPermitted
     case .appMisconfigured: self = .configuration
     case .notFound: self = .notFound

@@ -60,6 +60,24 @@
       #expect(!failure.detail.contains(ProxyServer.password))
     }
 
+    @Test func wrongProxyCredentialsReadTheSameOverPlainHTTPAndThroughATunnel() async throws {
+      let wrong = ProxyConfiguration.Credentials(user: ProxyServer.user, password: "wrong")
+      let transport = try transport(port: ProxyServer.shared.authenticatingPort, credentials: wrong)
+      var messages: [ErrorMessage?] = []
+      for base in [HTTPBin.shared.url("/"), TLSServer.shared.secureURL("/")] {
+        var configuration = ServerConfiguration.local(port: 1)
+        configuration.baseURL = base
+        let connection = ServerConnection(configuration: configuration, transport: transport)
+        let error = await #expect(throws: ServerConnectionError.self) {
+          try await connection.execute(DataCall(path: "get"))
+        }
+        #expect(error.map(ErrorMessageProvider.category(of:)) == .proxyRefused, "\(base)")
+        messages.append(error.flatMap(ErrorMessageProvider.standard.message(for:)))
+      }
+      #expect(messages[0] == messages[1])
+      #expect(messages[0]?.text.contains("proxy") == true)
+    }
+
     @Test func goesThroughASOCKS5ProxyWithItsCredentials() async throws {
       let ca = TLSConfiguration(trustedCertificates: [.file(TLSServer.shared.caFile)])
       func socks(_ password: String) throws -> CurlTransport {
@@ -89,5 +107,11 @@
       #expect(!proxy.description.contains("s3cret"))
       #expect(proxy.description == "socks5://proxy.example:1080 as app:<redacted>")
     }
+  }
+
+  private struct DataCall: RequestDescribing {
+    typealias Response = DataResponse
+    var method: HTTPMethod { .get }
+    var path: String
   }
 #endif

@@ -1,3 +1,4 @@
+import ConvoyOpenAPIKit
 import Foundation
 import Testing
 
@@ -77,5 +78,32 @@ import Testing
     #expect(
       OpenAPICommand.run(arguments: ["generate", document, "--output", document + "/sub"])
         == .cannotWrite)
+  }
+
+  @Test func failuresNameTheFileTheyAreAboutAndEndInOnePeriod() {
+    let old = CommandFailure.generation(
+      .unsupportedDocument("OpenAPI 2.5 is not 3.0 or 3.1"), source: "api/openapi.yaml")
+    #expect(
+      old.message
+        == "Nothing was generated from api/openapi.yaml: the document is not supported: "
+        + "OpenAPI 2.5 is not 3.0 or 3.1.")
+    let yaml = CommandFailure.generation(.unreadableDocument("3:1: tabs"), source: "a.yaml")
+    #expect(yaml.message == "The document a.yaml is not valid YAML or JSON: 3:1: tabs.")
+    let config = CommandFailure.generation(
+      .unreadableConfiguration("unknown key 'colour'"), source: "gen.yaml")
+    #expect(config.message == "The configuration gen.yaml couldn't be read: unknown key 'colour'.")
+    #expect(config.exitCode == .configuration)
+    let write = CommandFailure.cannotWrite(
+      path: "out/API.swift", reason: "The file “API.swift” couldn’t be saved.")
+    #expect(
+      write.message == "out/API.swift couldn't be written: The file “API.swift” couldn’t be saved.")
+  }
+
+  @Test func theSummaryCountsInTheSingularAndThePlural() throws {
+    let one = try OpenAPIGenerator.generate(
+      "openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths: {/a: {get: {operationId: a, "
+        + "responses: {'204': {description: none}}}}}\n")
+    #expect(
+      OpenAPICommand.summary(of: one, in: "out") == "Generated 1 operation in 3 files in out.")
   }
 }

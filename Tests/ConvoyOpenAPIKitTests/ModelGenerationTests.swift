@@ -31,7 +31,7 @@ import Testing
       """
     let source = try #require(generate(document(schemas: schemas))).flatSource
     #expect(source.contains("public var x: String?"))
-    #expect(source.contains("try container.encode(x, forKey: .x)"))
+    #expect(source.contains("try container.encode(self.x, forKey: .x)"))
   }
 
   @Test func openAPI31NullForms() throws {

@@ -51,8 +51,48 @@ import Testing
       paths: {/a: {get: {operationId: a, security: [{key: []}], responses: {'204': {description: none}}}}}
       """
     let output = try #require(generate(text))
-    #expect(output.warnings.map(\.pointer) == ["#/paths/~1a/get/security"])
+    #expect(output.warnings.map(\.pointer) == ["#/components/securitySchemes/key"])
     #expect(!output.source.contains(".accessToken }"))
+  }
+
+  @Test func anUnusableSecuritySchemeIsWarnedAboutOnceWithItsOperationCount() throws {
+    let operations = (1...5).map { index in
+      "  /p\(index): {get: {operationId: p\(index), responses: {'204': {description: none}}}}"
+    }.joined(separator: "\n")
+    let text = """
+      openapi: 3.0.0
+      info: {title: T, version: '1'}
+      security: [{key: []}, {key: [], other: []}]
+      components: {securitySchemes: {key: {type: apiKey, in: header, name: X-Key}}}
+      paths:
+      \(operations)
+      """
+    let output = try #require(generate(text))
+    #expect(
+      output.warnings.map(\.pointer) == [
+        "#/components/securitySchemes/key", "#/components/securitySchemes/other",
+      ])
+    #expect(output.warnings.first?.message.contains("the 5 operations requiring it") == true)
+  }
+
+  @Test func aPathParameterDescribedWithContentLeavesTheOperationOutNotItsPlaceholder() throws {
+    let paths = """
+        /items/{id}:
+          get:
+            operationId: getItem
+            parameters:
+              - {name: id, in: path, required: true, content: {application/json: {schema: {type: string}}}}
+            responses: {'204': {description: none}}
+        /items:
+          get:
+            operationId: listItems
+            responses: {'204': {description: none}}
+      """
+    let output = try #require(generate(document(paths: paths)))
+    #expect(output.operationCount == 1)
+    #expect(!output.source.contains("{id}"))
+    #expect(!output.source.contains("GetItem"))
+    #expect(output.warnings.contains { $0.pointer == "#/paths/~1items~1{id}/get/parameters/0" })
   }
 
   @Test func documentsThatAreNotOpenAPI3AreRejected() {

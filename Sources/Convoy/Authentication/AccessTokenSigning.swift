@@ -39,13 +39,15 @@ struct AccessTokenSigning: RequestAdapter {
 }
 
 extension SessionController.Refusal {
-  /// The error a request sees, with its own context.
-  func error(context: RequestContext) -> ServerConnectionError {
+  /// The error a request sees, with its own context; a refused client is the token endpoint's
+  /// own ``AuthorizationError``, worded ``ErrorCategory/appMisconfigured``.
+  func error(context: RequestContext) -> any Error {
     switch self {
-    case .notLoggedIn: .notAuthenticated(context.errorContext())
-    case .expired: .sessionExpired(context.errorContext())
-    case .refreshLimitExceeded: .refreshLimitExceeded(context.errorContext())
-    case .cancelled: .cancelled
+    case .notLoggedIn: ServerConnectionError.notAuthenticated(context.errorContext())
+    case .expired: ServerConnectionError.sessionExpired(context.errorContext())
+    case .clientRefused(let error): error
+    case .refreshLimitExceeded: ServerConnectionError.refreshLimitExceeded(context.errorContext())
+    case .cancelled: ServerConnectionError.cancelled
     }
   }
 }

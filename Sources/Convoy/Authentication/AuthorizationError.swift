@@ -80,14 +80,20 @@ public struct AuthorizationError: CategorizedError, Sendable, Hashable, CustomSt
   /// The family of words a person sees.
   public var category: ErrorCategory {
     switch code {
-    // Only for the password grant is a refused grant a wrong password; a refused code or device
-    // code means the login has to start again.
+    // Only for the password grant is a refused grant a wrong password. A refused code (or its
+    // PKCE verifier) means the login could not be confirmed, a refused device code that it was
+    // not approved in time; a refused refresh token is handled by the session as its expiry.
     case .invalidGrant:
-      grantType == "password" || grantType == nil ? .wrongCredentials : .loginIncomplete
+      switch grantType {
+      case "password", nil: .wrongCredentials
+      case "urn:ietf:params:oauth:grant-type:device_code": .loginIncomplete
+      default: .loginNotConfirmed
+      }
     case .invalidClient, .unauthorizedClient, .unsupportedGrantType, .invalidScope,
       .invalidRequest, .unsupportedTokenType:
       .appMisconfigured
-    case .accessDenied: .forbidden
+    // The person pressed Deny or Cancel (RFC 6749 §4.1.2.1, RFC 8628 §3.5).
+    case .accessDenied: .loginDeclined
     case .expiredToken: .loginIncomplete
     case .serverError, .temporarilyUnavailable: .serverFailure
     default: statusCode.map(ErrorMessageProvider.category(ofStatus:)) ?? .unknown

@@ -27,8 +27,15 @@ public enum BrowserLoginError: CategorizedError, Sendable, Hashable, CustomStrin
   /// The redirect listener could not be set up; the string says why.
   case listenerFailed(String)
 
-  /// ``ErrorCategory/loginIncomplete``.
-  public var category: ErrorCategory { .loginIncomplete }
+  /// ``ErrorCategory/loginIncomplete`` when the person did not come back in time (or could
+  /// not be waited for); ``ErrorCategory/loginNotConfirmed`` when the answer that came back
+  /// cannot be used.
+  public var category: ErrorCategory {
+    switch self {
+    case .stateMismatch, .missingCode: .loginNotConfirmed
+    case .timedOut, .listenerFailed: .loginIncomplete
+    }
+  }
 
   /// A developer-facing description.
   public var description: String {

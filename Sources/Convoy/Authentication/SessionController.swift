@@ -22,6 +22,9 @@ final class SessionController: Sendable {
   enum Refusal: Error, Equatable {
     case notLoggedIn
     case expired
+    /// The token endpoint refused the client itself (`invalid_client` and friends): the app's
+    /// configuration, which a new login cannot mend, so it is not worded as an expiry.
+    case clientRefused(AuthorizationError)
     case refreshLimitExceeded
     case cancelled
   }
@@ -29,7 +32,8 @@ final class SessionController: Sendable {
   private struct State {
     var session: Session?
     var version = 0
-    var stickyFailure = false
+    /// Why the session ended, answered to every request until the next login.
+    var stickyFailure: Refusal?
     var flight: Flight?
     var renewalDates: [Date] = []
   }
@@ -91,7 +95,7 @@ final class SessionController: Sendable {
     publish { state in
       state.session = session
       state.version += 1
-      state.stickyFailure = false
+      state.stickyFailure = nil
       state.renewalDates = []
     }
   }
@@ -101,7 +105,7 @@ final class SessionController: Sendable {
     publish { state in
       state.session = nil
       state.version += 1
-      state.stickyFailure = false
+      state.stickyFailure = nil
     }
     try store?.removeSession()
   }
@@ -112,7 +116,7 @@ final class SessionController: Sendable {
     publish { state in
       state.session = saved
       state.version += 1
-      state.stickyFailure = false
+      state.stickyFailure = nil
     }
     return saved
   }
@@ -137,7 +141,7 @@ final class SessionController: Sendable {
   /// The token to sign with now, renewed first if it expires within the margin.
   func currentToken() async throws -> AccessToken {
     let token: AccessToken = try state.withLock { state in
-      guard !state.stickyFailure else { throw Refusal.expired }
+      if let refusal = state.stickyFailure { throw refusal }
       guard let session = state.session else { throw Refusal.notLoggedIn }
       return session.accessToken
     }
@@ -169,7 +173,7 @@ final class SessionController: Sendable {
     continuation: CheckedContinuation<AccessToken, any Error>
   ) {
     let outcome: JoinOutcome = state.withLock { state in
-      if state.stickyFailure { return .refused(.expired) }
+      if let refusal = state.stickyFailure { return .refused(refusal) }
       guard let session = state.session else { return .refused(.notLoggedIn) }
       if state.flight == nil {
         if session.accessToken.value != staleValue,
@@ -248,13 +252,14 @@ final class SessionController: Sendable {
       }
       outcome = current.map { .success($0.accessToken) } ?? .failure(Refusal.notLoggedIn)
     case .failure(let error) where Self.isRefusal(error):
-      outcome = .failure(Refusal.expired)
+      let refusal = Self.refusal(for: error)
+      outcome = .failure(refusal)
       publish { state in
         state.flight = nil
         guard state.version == version else { return }
         state.session = nil
         state.version += 1
-        state.stickyFailure = true
+        state.stickyFailure = refusal
       }
       persist { () throws(SessionStoreError) in try store?.removeSession() }
     case .failure(let error):
@@ -266,6 +271,15 @@ final class SessionController: Sendable {
       return Array(waiters.values)
     }
     for waiter in waiters { waiter.resume(with: outcome) }
+  }
+
+  /// What a refused renewal tells the requests: the client's own refusal when the server
+  /// refused the client, an expired session otherwise.
+  private static func refusal(for error: any Error) -> Refusal {
+    if let error = error as? AuthorizationError, error.category == .appMisconfigured {
+      return .clientRefused(error)
+    }
+    return .expired
   }
 
   /// Whether a failed renewal means the grant is gone for good (RFC 6749 §5.2: `invalid_grant`

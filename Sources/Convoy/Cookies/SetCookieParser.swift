@@ -17,6 +17,8 @@ enum SetCookieParser {
       created: now)
     var maxAge: Date?
     var expires: Date?
+    var hasDomainAttribute = false
+    var hasRootPathAttribute = false
     for attribute in parts.dropFirst() {
       let (key, argument) = split(attribute)
       switch key {
@@ -30,6 +32,7 @@ enum SetCookieParser {
         var domain = argument.lowercased()
         if domain.hasPrefix(".") { domain.removeFirst() }
         guard !domain.isEmpty else { continue }
+        hasDomainAttribute = true
         // §5.3 step 5 and 6: no public suffix, and only the host's own domain.
         if CookieDomain.isPublicSuffix(domain) {
           guard domain == host else { return nil }
@@ -40,6 +43,7 @@ enum SetCookieParser {
         cookie.isHostOnly = false
       case "path":
         if argument.hasPrefix("/") { cookie.path = argument }
+        hasRootPathAttribute = argument == "/"
       case "secure": cookie.isSecure = true
       case "httponly": cookie.isHTTPOnly = true
       case "samesite": cookie.sameSite = argument.isEmpty ? nil : argument
@@ -50,7 +54,27 @@ enum SetCookieParser {
     cookie.expires = maxAge ?? expires
     // A Secure cookie may only be set over HTTPS (RFC 6265bis §5.7 step 8).
     if cookie.isSecure, url.scheme?.lowercased() != "https" { return nil }
+    guard
+      honoursPrefix(
+        of: cookie, hasDomainAttribute: hasDomainAttribute,
+        hasRootPathAttribute: hasRootPathAttribute)
+    else { return nil }
     return cookie
+  }
+
+  /// Whether a cookie keeps the promise its name makes (RFC 6265bis §4.1.3, §5.7 steps 20–21),
+  /// as every browser checks: `__Secure-` only with `Secure`; `__Host-` only with `Secure`,
+  /// without `Domain` (host-only) and with `Path=/`, so no other host or path can set or shadow
+  /// it. The prefixes match whatever their case, as browsers match them now.
+  private static func honoursPrefix(
+    of cookie: Cookie, hasDomainAttribute: Bool, hasRootPathAttribute: Bool
+  ) -> Bool {
+    let name = cookie.name.lowercased()
+    if name.hasPrefix("__secure-") { return cookie.isSecure }
+    if name.hasPrefix("__host-") {
+      return cookie.isSecure && !hasDomainAttribute && cookie.isHostOnly && hasRootPathAttribute
+    }
+    return true
   }
 
   /// The fields of `Set-Cookie` values: one per value, and a value that a transport joined with

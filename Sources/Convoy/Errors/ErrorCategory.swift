@@ -11,6 +11,12 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
   case timedOut
   /// A secure connection could not be made.
   case insecureConnection
+  /// The server asked for a client certificate and accepted none: none was shown, or it does not
+  /// trust the one shown.
+  case clientCertificateRequired
+  /// A proxy refused to carry the call: it wants other credentials (a `407`, or a refused
+  /// `CONNECT` tunnel), or refuses the destination.
+  case proxyRefused
   /// The server could not prove it is the server asked for (an untrusted certificate, a public
   /// key that matches no pin): nothing was sent to it.
   case untrustedServer
@@ -23,9 +29,14 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
   /// The app is not set up for this server: its client id or secret is unknown, or it may not
   /// log in this way.
   case appMisconfigured
-  /// A login in the browser or on another device was not completed: it timed out, was left,
-  /// or its answer could not be trusted.
+  /// A login in the browser or on another device was not completed in time: it timed out, or
+  /// its codes expired before the person approved it.
   case loginIncomplete
+  /// The person declined or cancelled the login at the authorization server (`access_denied`).
+  case loginDeclined
+  /// The login came back but could not be confirmed: the server refused its code or PKCE
+  /// verifier, or the answer could not be trusted (another `state`, no code).
+  case loginNotConfirmed
   /// A saved login could not be read back.
   case savedLoginUnreadable
   /// The server says the user may not do this.
@@ -43,6 +54,9 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
   case malformedResponse
   /// The answer could not be read (bad JSON, unexpected form).
   case unreadableResponse
+  /// The app read a streamed answer more slowly than it arrived, on a transport that cannot
+  /// pause, and the stream was stopped (``TransportFailure/Kind/readerTooSlow``).
+  case answerReadTooSlowly
   /// The app built a request that cannot be sent (bad URL, unencodable body).
   case invalidRequest
   /// The answer was asked for from the cache only, and none is saved.

@@ -73,7 +73,7 @@ public struct ErrorMessageProvider: Sendable {
     case .descriptiveServerError(_, let context):
       context.statusCode.map(category(ofStatus:)) ?? .unknown
     case .httpError(let status, _): category(ofStatus: status)
-    case .invalidURL, .encodingFailed: .invalidRequest
+    case .invalidURL, .encodingFailed, .invalidHeader: .invalidRequest
     case .transportFailed(let failure, _): category(of: failure.kind)
     case .timedOut: .timedOut
     case .notAuthenticated: .notLoggedIn
@@ -89,6 +89,8 @@ public struct ErrorMessageProvider: Sendable {
     switch status {
     case 401: .notLoggedIn
     case 403: .forbidden
+    // Only a proxy sends 407 (RFC 9110 §15.5.8): over plain HTTP it is the proxy's own answer.
+    case 407: .proxyRefused
     case 404, 410: .notFound
     case 408: .timedOut
     case 429: .rateLimited
@@ -102,15 +104,17 @@ public struct ErrorMessageProvider: Sendable {
   public static func category(of kind: TransportFailure.Kind) -> ErrorCategory {
     switch kind {
     case .notConnectedToInternet: .offline
-    case .cannotFindHost, .cannotConnectToHost, .networkConnectionLost, .proxyRefused:
-      .serverUnreachable
+    case .cannotFindHost, .cannotConnectToHost, .networkConnectionLost: .serverUnreachable
+    case .proxyRefused: .proxyRefused
     case .timedOut: .timedOut
     case .secureConnectionFailed: .insecureConnection
+    case .clientCertificateRequired: .clientCertificateRequired
     case .untrustedServerCertificate, .pinnedKeyMismatch: .untrustedServer
     case .badServerResponse, .tooManyRedirects: .malformedResponse
     case .unsupportedURL, .fileUnreadable: .invalidRequest
     case .notCached: .notAvailableOffline
-    case .cancelled, .readerTooSlow, .other: .unknown
+    case .readerTooSlow: .answerReadTooSlowly
+    case .cancelled, .other: .unknown
     }
   }
 
@@ -131,6 +135,16 @@ public struct ErrorMessageProvider: Sendable {
     .insecureConnection: ErrorMessage(
       title: "Connection not secure",
       text: "A secure connection to the server couldn't be made. Check the network you're on."),
+    .clientCertificateRequired: ErrorMessage(
+      title: "Certificate needed",
+      text:
+        "The server asks for a certificate from this device and didn't accept any that was "
+        + "shown. Install the one your organization provides, or contact support."),
+    .proxyRefused: ErrorMessage(
+      title: "Proxy refused",
+      text:
+        "The proxy server on this network refused the connection. Check the proxy settings "
+        + "and sign-in, then try again."),
     .untrustedServer: ErrorMessage(
       title: "Connection not trusted",
       text:
@@ -150,6 +164,12 @@ public struct ErrorMessageProvider: Sendable {
     .loginIncomplete: ErrorMessage(
       title: "Login not completed",
       text: "The login wasn't completed in time. Please start it again."),
+    .loginDeclined: ErrorMessage(
+      title: "Login cancelled",
+      text: "The login was cancelled or not approved. Start it again when you're ready."),
+    .loginNotConfirmed: ErrorMessage(
+      title: "Login not confirmed",
+      text: "The login couldn't be confirmed. Please start it again."),
     .savedLoginUnreadable: ErrorMessage(
       title: "Please log in again",
       text: "Your saved login couldn't be read. Please log in again."),
@@ -171,6 +191,9 @@ public struct ErrorMessageProvider: Sendable {
     .unreadableResponse: ErrorMessage(
       title: "Unexpected answer",
       text: "The server sent an answer this app doesn't understand. Try updating the app."),
+    .answerReadTooSlowly: ErrorMessage(
+      title: "Couldn't keep up",
+      text: "The app read the server's answer too slowly, so it was stopped. Please try again."),
     .invalidRequest: ErrorMessage(
       title: "Couldn't send that",
       text: "This request couldn't be sent. Please update the app or contact support."),

@@ -15,6 +15,9 @@ public enum ServerConnectionError: Error, Sendable, Hashable {
   case invalidURL(String)
   /// The request body could not be encoded; the string says why.
   case encodingFailed(String, ErrorContext)
+  /// A header field cannot be sent: its name is not an HTTP token (a space, a colon, a line
+  /// break) or its value holds a line break. The string is the field's name; nothing was sent.
+  case invalidHeader(String, ErrorContext)
   /// No HTTP answer arrived: offline, refused, DNS, TLS, a transport timeout.
   case transportFailed(TransportFailure, ErrorContext)
   /// The answer arrived but its body did not match the response type.
@@ -38,6 +41,7 @@ public enum ServerConnectionError: Error, Sendable, Hashable {
     switch self {
     case .unexpectedResponse(let context), .descriptiveServerError(_, let context),
       .httpError(_, let context), .encodingFailed(_, let context),
+      .invalidHeader(_, let context),
       .transportFailed(_, let context), .decodingFailed(_, let context),
       .timedOut(let context), .notAuthenticated(let context), .sessionExpired(let context),
       .refreshLimitExceeded(let context), .insecureDestination(let context):
@@ -69,9 +73,14 @@ extension ServerConnectionError: CustomStringConvertible {
     case .httpError(let status, let context): "HTTP \(status): \(context)"
     case .invalidURL(let reason): "invalid URL: \(reason)"
     case .encodingFailed(let reason, let context): "body encoding failed (\(reason)): \(context)"
+    // Quoted with its escapes, so a name holding a line break shows where it breaks.
+    case .invalidHeader(let name, let context):
+      "header \(name.debugDescription) cannot be sent: \(context)"
     case .transportFailed(let failure, let context): "transport failed \(failure): \(context)"
     case .decodingFailed(let failure, let context): "\(failure): \(context)"
-    case .timedOut(let context): "timed out: \(context)"
+    // A job's deadline knows no single request, so its context is empty.
+    case .timedOut(let context):
+      context.description.isEmpty ? "timed out: the deadline passed" : "timed out: \(context)"
     case .notAuthenticated(let context): "not logged in: \(context)"
     case .sessionExpired(let context): "session expired, token renewal refused: \(context)"
     case .refreshLimitExceeded(let context): "too many token renewals: \(context)"

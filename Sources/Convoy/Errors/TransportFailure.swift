@@ -22,8 +22,12 @@ public struct TransportFailure: Error, Sendable, Hashable, CustomStringConvertib
     /// closed before the body reached its announced `Content-Length`. The server may have acted on
     /// the request; an idempotent call may be sent again.
     case networkConnectionLost
-    /// TLS failed: the handshake, the protocol version, a client certificate the server refused.
+    /// TLS failed: the handshake, the protocol version, a cipher.
     case secureConnectionFailed
+    /// The server asked for a client certificate and accepted none: it sent a TLS alert about
+    /// the client's certificate (`certificate_required`, `bad_certificate`, `unknown_ca`, …), or
+    /// the platform said so (`URLError.clientCertificateRequired`/`…Rejected`). Not retried.
+    case clientCertificateRequired
     /// The server's certificate is not signed by an authority the transport trusts, has expired,
     /// or names another host. Never retried: a moment later changes nothing, and it may be an
     /// attacker's.
@@ -91,8 +95,9 @@ extension TransportFailure.Kind {
     case .serverCertificateHasBadDate, .serverCertificateUntrusted,
       .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid:
       self = .untrustedServerCertificate
-    case .secureConnectionFailed, .clientCertificateRejected, .clientCertificateRequired,
-      .appTransportSecurityRequiresSecureConnection:
+    case .clientCertificateRejected, .clientCertificateRequired:
+      self = .clientCertificateRequired
+    case .secureConnectionFailed, .appTransportSecurityRequiresSecureConnection:
       self = .secureConnectionFailed
     case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData,
       .cannotDecodeContentData, .zeroByteResource:

@@ -27,11 +27,18 @@ public protocol Job: Sendable {
   /// The longest the whole job may take; when it passes, the job is cancelled and completes with
   /// ``ServerConnectionError/timedOut(_:)``. Default: `nil`, no deadline beyond each request's.
   var timeout: TimeInterval? { get }
+
+  /// What the job ends with when its ``timeout`` passed, worded for what the deadline meant.
+  /// Default: ``ServerConnectionError/timedOut(_:)``.
+  var timeoutError: any Error { get }
 }
 
 extension Job {
   /// No deadline for the whole job.
   public var timeout: TimeInterval? { nil }
+
+  /// ``ServerConnectionError/timedOut(_:)``: the job took too long.
+  public var timeoutError: any Error { ServerConnectionError.timedOut(ErrorContext()) }
 }
 
 /// What a job delivers: its typed output, or the error that stopped it.

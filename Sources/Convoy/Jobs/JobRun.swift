@@ -11,7 +11,7 @@ final class JobRun<Output: Sendable>: @unchecked Sendable {
   private let lock = NSLock()
   private var root: ResultOperation<Output>?
   private var completion: (@Sendable (Result<Output, any Error>) -> Void)?
-  private var stopReason: ServerConnectionError?
+  private var stopReason: (any Error)?
   private var deadline: DeadlineScheduler.Token?
   private let completionQueue: DispatchQueue?
   private let progress: JobProgressTracker
@@ -29,16 +29,19 @@ final class JobRun<Output: Sendable>: @unchecked Sendable {
     self.completion = completion
   }
 
-  func start(on queues: JobQueues, token: JobToken, timeout: TimeInterval?) {
+  func start(
+    on queues: JobQueues, token: JobToken, timeout: TimeInterval?,
+    timeoutError: any Error = ServerConnectionError.timedOut(ErrorContext())
+  ) {
     guard let rootOperation = lock.withLock({ root }) else { return }
     events?.emitStarted()
     token.attach(progress)
-    token.onCancel { [weak self] in self?.stop(because: .cancelled) }
+    token.onCancel { [weak self] in self?.stop(because: ServerConnectionError.cancelled) }
     if let timeout {
       // The shared scheduler drops a cancelled deadline at once; a dispatch timer per job would
       // live on until its deadline even after the job completed.
       let timer = DeadlineScheduler.shared.schedule(after: timeout) { [weak self] in
-        self?.stop(because: .timedOut(ErrorContext()))
+        self?.stop(because: timeoutError)
       }
       let isOver = lock.withLock { () -> Bool in
         deadline = timer
@@ -53,7 +56,7 @@ final class JobRun<Output: Sendable>: @unchecked Sendable {
     }
   }
 
-  private func stop(because reason: ServerConnectionError) {
+  private func stop(because reason: any Error) {
     let running = lock.withLock { () -> ResultOperation<Output>? in
       guard completion != nil, stopReason == nil else { return nil }
       stopReason = reason

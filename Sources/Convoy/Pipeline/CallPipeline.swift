@@ -242,6 +242,12 @@ struct CallPipeline: Sendable {
     if urlRequest.cachePolicy != cachePolicy { urlRequest.cachePolicy = cachePolicy }
     if !configuration.defaultHeaders.isEmpty || !request.headers.isEmpty {
       for field in configuration.defaultHeaders.merging(request.headers) {
+        // Checked as given: `URLRequest` recases names and, on Linux, drops some bad values.
+        guard HTTPFieldSyntax.isValidName(field.name), HTTPFieldSyntax.isValidValue(field.value)
+        else {
+          context.sentRequest = urlRequest
+          throw ServerConnectionError.invalidHeader(field.name, context.errorContext())
+        }
         urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
       }
     }
@@ -269,9 +275,25 @@ struct CallPipeline: Sendable {
       try Task.checkCancellation(or: .cancelled)
     }
     context.sentRequest = urlRequest
+    try Self.checkHeaders(of: urlRequest, context: context)
     return TransportRequest(
       urlRequest: urlRequest, bodyFileURL: bodyFileURL, idleTimeout: configuration.timeout,
       isBodyReplayable: context.isBodyReplayable)
+  }
+
+  /// Refuses a request with a field no transport can send as it is, once for every transport:
+  /// libcurl would drop it without a word, URLSession would send it and get a 400 — or a value
+  /// would start a line of its own. The request's own fields are checked as they are added;
+  /// this catches those the adapters added.
+  private static func checkHeaders(
+    of request: URLRequest, context: RequestContext
+  ) throws(ServerConnectionError) {
+    guard let fields = request.allHTTPHeaderFields else { return }
+    // The least name, so that a request with several bad fields always names the same one.
+    let refused = fields.lazy.filter {
+      !HTTPFieldSyntax.isValidName($0.key) || !HTTPFieldSyntax.isValidValue($0.value)
+    }.map(\.key).min()
+    if let refused { throw .invalidHeader(refused, context.errorContext()) }
   }
 
   // Signing runs after every other adapter, and renewal before every other decision (see

@@ -23,6 +23,14 @@
         if text.contains("ssl certificate problem") { return .untrustedServerCertificate }
         if text.contains("pinned public key") { return .pinnedKeyMismatch }
       }
+      // A TLS alert the server sent about the client's certificate: "tlsv13 alert certificate
+      // required" (none shown, TLS 1.3), "tlsv1 alert unknown ca" or "alert bad certificate"
+      // (one it does not trust). Under TLS 1.3 it arrives after the handshake, as a read error
+      // (56) that the code alone would call a dropped connection. A server's certificate the
+      // client refuses reads "SSL certificate problem" instead, with no alert.
+      if clientCertificateAlerts.contains(where: text.contains) {
+        return .clientCertificateRequired
+      }
       // "Received HTTP code 407 from proxy after CONNECT", "CONNECT tunnel failed, response 403"
       if text.contains("from proxy after connect") || text.contains("connect tunnel failed") {
         return .proxyRefused
@@ -42,6 +50,14 @@
       if lostPhrases.contains(where: text.contains) { return .networkConnectionLost }
       return nil
     }
+
+    // OpenSSL's names for the alerts (RFC 8446 §6.2) a server sends about a client's
+    // certificate. A bare "handshake failure" is left alone: it also means no shared cipher.
+    private static let clientCertificateAlerts = [
+      "alert certificate required", "alert bad certificate", "alert unknown ca",
+      "alert certificate unknown", "alert certificate revoked", "alert certificate expired",
+      "alert unsupported certificate",
+    ]
 
     private static let malformedPhrases = [
       "http/0.9",  // "Received HTTP/0.9 when not allowed": no status line at all

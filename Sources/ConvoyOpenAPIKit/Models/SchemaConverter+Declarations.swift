@@ -11,7 +11,7 @@ extension SchemaConverter {
     var seen: Set<String> = []
     collectProperties(
       schema, pointer: pointer, into: &collected, required: &required, seen: &seen, depth: 0)
-    var names = SwiftNaming.Registry(reserved: ["CodingKeys"])
+    var names = SwiftNaming.Registry(reserved: SwiftNaming.structMembers)
     var properties: [TypeDeclaration.Property] = []
     for entry in collected {
       let (type, nullable) = convert(

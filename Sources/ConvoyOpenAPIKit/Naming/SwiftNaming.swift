@@ -21,6 +21,15 @@ enum SwiftNaming {
     "Result", "Never", "Void", "CodingKeys", "Task", "DateCoding", "AnyKey",
   ]
 
+  /// Members a `String`-backed `CodingKey` enum has already, so no case may take their names.
+  static let codingKeyMembers: Set<String> = [
+    "rawValue", "stringValue", "intValue", "hashValue", "description", "debugDescription",
+    "allCases", "init", "hash",
+  ]
+
+  /// Members every generated struct has already (`Hashable`), so no property may take them.
+  static let structMembers: Set<String> = ["CodingKeys", "hashValue"]
+
   /// The words of a name: split at non-alphanumerics and at lower-to-upper case changes.
   static func words(_ name: String) -> [String] {
     var words: [String] = []
@@ -73,6 +82,12 @@ enum SwiftNaming {
   /// A member name as it must be written in declarations and references.
   static func escaped(_ name: String) -> String {
     keywords.contains(name) ? "`\(name)`" : name
+  }
+
+  /// A member name as an argument label in a call: a keyword needs no backticks there (Swift
+  /// warns about them), except the three that would read as a parameter's specifier.
+  static func argumentLabel(_ name: String) -> String {
+    ["inout", "var", "let"].contains(name) ? "`\(name)`" : name
   }
 
   /// A Swift string literal's contents for `text`.

@@ -47,16 +47,32 @@ struct OperationConverter {
         let functionName = functions.unique(SwiftNaming.memberName(baseName))
         functionNames[group] = functions
         let typeName = schemas.uniqueName(SwiftNaming.typeName(functionName), in: group)
-        operations.append(
-          convertOperation(
-            operation, pathItem: pathItem, method: method, path: path, pointer: pointer,
-            group: group, typeName: typeName, functionName: functionName))
+        if let model = convertOperation(
+          operation, pathItem: pathItem, method: method, path: path, pointer: pointer,
+          group: group, typeName: typeName, functionName: functionName)
+        {
+          operations.append(model)
+        }
       }
     }
+    warnAboutUnusableSchemes()
     return operations
   }
 
   private var groupNames: [String: String] = [:]
+  /// Security schemes Convoy's session cannot satisfy, in the order first met, with the number
+  /// of operations that require them: warned about once each, after every operation.
+  private var unusableSchemes: [(name: String, type: String, operations: Int)] = []
+
+  private mutating func warnAboutUnusableSchemes() {
+    for scheme in unusableSchemes {
+      let operations = scheme.operations == 1 ? "1 operation" : "\(scheme.operations) operations"
+      schemas.warn(
+        ["components", "securitySchemes", scheme.name],
+        "the security scheme '\(scheme.name)' (\(scheme.type)) is not an access token; the "
+          + "\(operations) requiring it are not signed: sign them with a RequestAdapter")
+    }
+  }
 
   init(schemas: SchemaConverter, selection: GeneratorOptions.Selection) {
     self.schemas = schemas
@@ -77,7 +93,7 @@ struct OperationConverter {
   private mutating func convertOperation(
     _ operation: YAMLValue, pathItem: YAMLValue, method: String, path: String, pointer: [String],
     group: String, typeName: String, functionName: String
-  ) -> OperationModel {
+  ) -> OperationModel? {
     let owner = group + "." + typeName
     var names = SwiftNaming.Registry(reserved: Self.reservedMembers)
     var parameters: [OperationModel.Parameter] = []
@@ -105,6 +121,14 @@ struct OperationConverter {
           continue
         }
         guard let schema = parameter["schema"] else {
+          // Left out, a path parameter would leave its `{name}` in the URL: a wrong request.
+          if location == .path {
+            schemas.warn(
+              entryPointer,
+              "the path parameter '\(name)' is described with 'content', which is not "
+                + "supported; the operation is left out")
+            return nil
+          }
           schemas.warn(
             entryPointer,
             "a parameter without a schema ('content') is not supported and is left out")
@@ -249,7 +273,7 @@ struct OperationConverter {
   }
 
   /// Whether the operation (or, when it has none, the document) requires a token; schemes
-  /// Convoy's session cannot satisfy get a warning.
+  /// Convoy's session cannot satisfy are counted, for one warning each.
   private mutating func requiresAccessToken(_ operation: YAMLValue, pointer: [String]) -> Bool {
     let requirements =
       operation["security"]?.array ?? schemas.document.root["security"]?.array ?? []
@@ -259,6 +283,7 @@ struct OperationConverter {
     }
     let schemes = schemas.document.root["components"]?["securitySchemes"]
     var tokenSchemes = 0
+    var counted: Set<String> = []
     for requirement in requirements {
       for (name, _) in requirement.mapping ?? YAMLMapping() {
         let scheme = schemes?[name].flatMap(schemas.document.resolved)
@@ -266,11 +291,12 @@ struct OperationConverter {
         let bearer = type == "http" && scheme?["scheme"]?.string?.lowercased() == "bearer"
         if type == "oauth2" || type == "openIdConnect" || bearer {
           tokenSchemes += 1
+        } else if !counted.insert(name).inserted {
+          continue
+        } else if let known = unusableSchemes.firstIndex(where: { $0.name == name }) {
+          unusableSchemes[known].operations += 1
         } else {
-          schemas.warn(
-            pointer + ["security"],
-            "the security scheme '\(name)' (\(type ?? "unknown")) is not an access token; sign these requests with a RequestAdapter"
-          )
+          unusableSchemes.append((name, type ?? "unknown", 1))
         }
       }
     }

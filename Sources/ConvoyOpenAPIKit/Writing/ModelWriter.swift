@@ -66,35 +66,47 @@ struct ModelWriter {
         }
         return
       }
+      let keys = Self.codingKeyNames(for: properties)
       code.block("private enum CodingKeys: String, CodingKey {") { code in
-        for property in properties {
-          code.line(
-            "case \(SwiftNaming.escaped(property.swiftName)) = \(SwiftNaming.literal(property.jsonName))"
-          )
+        for (property, key) in zip(properties, keys) {
+          code.line("case \(key) = \(SwiftNaming.literal(property.jsonName))")
         }
       }
       code.line()
+      // `self.` on every property: one named `container`, `decoder` or `encoder` is otherwise
+      // the local or the parameter of the same name.
       code.line("/// Decodes the value from its JSON object.")
       code.block("\(access)init(from decoder: any Decoder) throws {") { code in
         code.line("let container = try decoder.container(keyedBy: CodingKeys.self)")
-        for property in properties {
+        for (property, key) in zip(properties, keys) {
           let name = SwiftNaming.escaped(property.swiftName)
           var type = property.type.swift(namespace)
           if property.isBoxed { type = "\(namespace).Indirect<\(type)>" }
           let method = property.isOptional ? "decodeIfPresent" : "decode"
-          code.line("\(name) = try container.\(method)(\(type).self, forKey: .\(name))")
+          code.line("self.\(name) = try container.\(method)(\(type).self, forKey: .\(key))")
         }
       }
       code.line()
       code.line("/// Encodes the value as a JSON object; a required field that is `nil` is `null`.")
       code.block("\(access)func encode(to encoder: any Encoder) throws {") { code in
         code.line("var container = encoder.container(keyedBy: CodingKeys.self)")
-        for property in properties {
+        for (property, key) in zip(properties, keys) {
           let name = SwiftNaming.escaped(property.swiftName)
           let method = property.isRequired ? "encode" : "encodeIfPresent"
-          code.line("try container.\(method)(\(name), forKey: .\(name))")
+          code.line("try container.\(method)(self.\(name), forKey: .\(key))")
         }
       }
+    }
+  }
+
+  /// The `CodingKeys` case of each property, escaped: its own name, unless `CodingKey`,
+  /// `RawRepresentable` or `Hashable` already has a member of that name.
+  static func codingKeyNames(for properties: [TypeDeclaration.Property]) -> [String] {
+    var names = SwiftNaming.Registry(reserved: SwiftNaming.codingKeyMembers)
+    return properties.map { property in
+      let name = property.swiftName
+      return SwiftNaming.escaped(
+        names.unique(SwiftNaming.codingKeyMembers.contains(name) ? name + "Key" : name))
     }
   }
 

@@ -144,7 +144,7 @@ struct OperationWriter {
         "\(a)static func \(SwiftNaming.escaped(operation.functionName))(\(labels.joined(separator: ", "))) -> \(operation.typeName) {"
       ) { code in
         let arguments = inputs.map {
-          "\(SwiftNaming.escaped($0.name)): \(SwiftNaming.escaped($0.label))"
+          "\(SwiftNaming.argumentLabel($0.name)): \(SwiftNaming.escaped($0.label))"
         }
         code.line("\(operation.typeName)(\(arguments.joined(separator: ", ")))")
       }

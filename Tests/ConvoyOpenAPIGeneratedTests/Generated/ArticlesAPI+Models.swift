@@ -26,15 +26,15 @@ extension ArticlesAPI {
     /// Decodes the value from its JSON object.
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      author = try container.decodeIfPresent(String.self, forKey: .author)
-      minScore = try container.decodeIfPresent(Int.self, forKey: .minScore)
+      self.author = try container.decodeIfPresent(String.self, forKey: .author)
+      self.minScore = try container.decodeIfPresent(Int.self, forKey: .minScore)
     }
 
     /// Encodes the value as a JSON object; a required field that is `nil` is `null`.
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encodeIfPresent(author, forKey: .author)
-      try container.encodeIfPresent(minScore, forKey: .minScore)
+      try container.encodeIfPresent(self.author, forKey: .author)
+      try container.encodeIfPresent(self.minScore, forKey: .minScore)
     }
   }
 }
@@ -121,45 +121,45 @@ extension ArticlesAPI {
     /// Decodes the value from its JSON object.
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      id = try container.decode(Int64.self, forKey: .id)
-      title = try container.decode(String.self, forKey: .title)
-      subtitle = try container.decodeIfPresent(String.self, forKey: .subtitle)
-      created = try container.decode(Date.self, forKey: .created)
-      day = try container.decodeIfPresent(ArticlesAPI.CalendarDate.self, forKey: .day)
-      link = try container.decodeIfPresent(URL.self, forKey: .link)
-      cover = try container.decodeIfPresent(Data.self, forKey: .cover)
-      status = try container.decodeIfPresent(ArticlesAPI.Status.self, forKey: .status)
-      priority = try container.decodeIfPresent(ArticlesAPI.Article.Priority.self, forKey: .priority)
-      author = try container.decodeIfPresent(ArticlesAPI.Article.Author.self, forKey: .author)
-      metadata = try container.decodeIfPresent([String: String].self, forKey: .metadata)
-      extra = try container.decodeIfPresent(ArticlesAPI.JSONValue.self, forKey: .extra)
-      parent = try container.decodeIfPresent(ArticlesAPI.Indirect<ArticlesAPI.Article>.self, forKey: .parent)
-      children = try container.decodeIfPresent([ArticlesAPI.Article].self, forKey: .children)
-      pet = try container.decodeIfPresent(ArticlesAPI.Pet.self, forKey: .pet)
-      selfValue = try container.decodeIfPresent(String.self, forKey: .selfValue)
-      _2faEnabled = try container.decodeIfPresent(Bool.self, forKey: ._2faEnabled)
+      self.id = try container.decode(Int64.self, forKey: .id)
+      self.title = try container.decode(String.self, forKey: .title)
+      self.subtitle = try container.decodeIfPresent(String.self, forKey: .subtitle)
+      self.created = try container.decode(Date.self, forKey: .created)
+      self.day = try container.decodeIfPresent(ArticlesAPI.CalendarDate.self, forKey: .day)
+      self.link = try container.decodeIfPresent(URL.self, forKey: .link)
+      self.cover = try container.decodeIfPresent(Data.self, forKey: .cover)
+      self.status = try container.decodeIfPresent(ArticlesAPI.Status.self, forKey: .status)
+      self.priority = try container.decodeIfPresent(ArticlesAPI.Article.Priority.self, forKey: .priority)
+      self.author = try container.decodeIfPresent(ArticlesAPI.Article.Author.self, forKey: .author)
+      self.metadata = try container.decodeIfPresent([String: String].self, forKey: .metadata)
+      self.extra = try container.decodeIfPresent(ArticlesAPI.JSONValue.self, forKey: .extra)
+      self.parent = try container.decodeIfPresent(ArticlesAPI.Indirect<ArticlesAPI.Article>.self, forKey: .parent)
+      self.children = try container.decodeIfPresent([ArticlesAPI.Article].self, forKey: .children)
+      self.pet = try container.decodeIfPresent(ArticlesAPI.Pet.self, forKey: .pet)
+      self.selfValue = try container.decodeIfPresent(String.self, forKey: .selfValue)
+      self._2faEnabled = try container.decodeIfPresent(Bool.self, forKey: ._2faEnabled)
     }
 
     /// Encodes the value as a JSON object; a required field that is `nil` is `null`.
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(id, forKey: .id)
-      try container.encode(title, forKey: .title)
-      try container.encodeIfPresent(subtitle, forKey: .subtitle)
-      try container.encode(created, forKey: .created)
-      try container.encodeIfPresent(day, forKey: .day)
-      try container.encodeIfPresent(link, forKey: .link)
-      try container.encodeIfPresent(cover, forKey: .cover)
-      try container.encodeIfPresent(status, forKey: .status)
-      try container.encodeIfPresent(priority, forKey: .priority)
-      try container.encodeIfPresent(author, forKey: .author)
-      try container.encodeIfPresent(metadata, forKey: .metadata)
-      try container.encodeIfPresent(extra, forKey: .extra)
-      try container.encodeIfPresent(parent, forKey: .parent)
-      try container.encodeIfPresent(children, forKey: .children)
-      try container.encodeIfPresent(pet, forKey: .pet)
-      try container.encodeIfPresent(selfValue, forKey: .selfValue)
-      try container.encodeIfPresent(_2faEnabled, forKey: ._2faEnabled)
+      try container.encode(self.id, forKey: .id)
+      try container.encode(self.title, forKey: .title)
+      try container.encodeIfPresent(self.subtitle, forKey: .subtitle)
+      try container.encode(self.created, forKey: .created)
+      try container.encodeIfPresent(self.day, forKey: .day)
+      try container.encodeIfPresent(self.link, forKey: .link)
+      try container.encodeIfPresent(self.cover, forKey: .cover)
+      try container.encodeIfPresent(self.status, forKey: .status)
+      try container.encodeIfPresent(self.priority, forKey: .priority)
+      try container.encodeIfPresent(self.author, forKey: .author)
+      try container.encodeIfPresent(self.metadata, forKey: .metadata)
+      try container.encodeIfPresent(self.extra, forKey: .extra)
+      try container.encodeIfPresent(self.parent, forKey: .parent)
+      try container.encodeIfPresent(self.children, forKey: .children)
+      try container.encodeIfPresent(self.pet, forKey: .pet)
+      try container.encodeIfPresent(self.selfValue, forKey: .selfValue)
+      try container.encodeIfPresent(self._2faEnabled, forKey: ._2faEnabled)
     }
   }
 }
@@ -231,15 +231,15 @@ extension ArticlesAPI.Article {
     /// Decodes the value from its JSON object.
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      name = try container.decodeIfPresent(String.self, forKey: .name)
-      `class` = try container.decodeIfPresent(String.self, forKey: .`class`)
+      self.name = try container.decodeIfPresent(String.self, forKey: .name)
+      self.`class` = try container.decodeIfPresent(String.self, forKey: .`class`)
     }
 
     /// Encodes the value as a JSON object; a required field that is `nil` is `null`.
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encodeIfPresent(name, forKey: .name)
-      try container.encodeIfPresent(`class`, forKey: .`class`)
+      try container.encodeIfPresent(self.name, forKey: .name)
+      try container.encodeIfPresent(self.`class`, forKey: .`class`)
     }
   }
 }
@@ -270,17 +270,17 @@ extension ArticlesAPI {
     /// Decodes the value from its JSON object.
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      author = try container.decodeIfPresent(String.self, forKey: .author)
-      minScore = try container.decodeIfPresent(Int.self, forKey: .minScore)
-      title = try container.decode(String.self, forKey: .title)
+      self.author = try container.decodeIfPresent(String.self, forKey: .author)
+      self.minScore = try container.decodeIfPresent(Int.self, forKey: .minScore)
+      self.title = try container.decode(String.self, forKey: .title)
     }
 
     /// Encodes the value as a JSON object; a required field that is `nil` is `null`.
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encodeIfPresent(author, forKey: .author)
-      try container.encodeIfPresent(minScore, forKey: .minScore)
-      try container.encode(title, forKey: .title)
+      try container.encodeIfPresent(self.author, forKey: .author)
+      try container.encodeIfPresent(self.minScore, forKey: .minScore)
+      try container.encode(self.title, forKey: .title)
     }
   }
 }
@@ -389,15 +389,15 @@ extension ArticlesAPI {
     /// Decodes the value from its JSON object.
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      kind = try container.decodeIfPresent(String.self, forKey: .kind)
-      lives = try container.decodeIfPresent(Int.self, forKey: .lives)
+      self.kind = try container.decodeIfPresent(String.self, forKey: .kind)
+      self.lives = try container.decodeIfPresent(Int.self, forKey: .lives)
     }
 
     /// Encodes the value as a JSON object; a required field that is `nil` is `null`.
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encodeIfPresent(kind, forKey: .kind)
-      try container.encodeIfPresent(lives, forKey: .lives)
+      try container.encodeIfPresent(self.kind, forKey: .kind)
+      try container.encodeIfPresent(self.lives, forKey: .lives)
     }
   }
 }
@@ -424,15 +424,15 @@ extension ArticlesAPI {
     /// Decodes the value from its JSON object.
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      kind = try container.decodeIfPresent(String.self, forKey: .kind)
-      barks = try container.decodeIfPresent(Bool.self, forKey: .barks)
+      self.kind = try container.decodeIfPresent(String.self, forKey: .kind)
+      self.barks = try container.decodeIfPresent(Bool.self, forKey: .barks)
     }
 
     /// Encodes the value as a JSON object; a required field that is `nil` is `null`.
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encodeIfPresent(kind, forKey: .kind)
-      try container.encodeIfPresent(barks, forKey: .barks)
+      try container.encodeIfPresent(self.kind, forKey: .kind)
+      try container.encodeIfPresent(self.barks, forKey: .barks)
     }
   }
 }
@@ -489,13 +489,13 @@ extension ArticlesAPI {
     /// Decodes the value from its JSON object.
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      message = try container.decodeIfPresent(String.self, forKey: .message)
+      self.message = try container.decodeIfPresent(String.self, forKey: .message)
     }
 
     /// Encodes the value as a JSON object; a required field that is `nil` is `null`.
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encodeIfPresent(message, forKey: .message)
+      try container.encodeIfPresent(self.message, forKey: .message)
     }
   }
 }
@@ -518,13 +518,13 @@ extension ArticlesAPI {
     /// Decodes the value from its JSON object.
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      detail = try container.decodeIfPresent([ArticlesAPI.ValidationError.DetailItem].self, forKey: .detail)
+      self.detail = try container.decodeIfPresent([ArticlesAPI.ValidationError.DetailItem].self, forKey: .detail)
     }
 
     /// Encodes the value as a JSON object; a required field that is `nil` is `null`.
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encodeIfPresent(detail, forKey: .detail)
+      try container.encodeIfPresent(self.detail, forKey: .detail)
     }
   }
 }
@@ -551,15 +551,15 @@ extension ArticlesAPI.ValidationError {
     /// Decodes the value from its JSON object.
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      msg = try container.decodeIfPresent(String.self, forKey: .msg)
-      loc = try container.decodeIfPresent([String].self, forKey: .loc)
+      self.msg = try container.decodeIfPresent(String.self, forKey: .msg)
+      self.loc = try container.decodeIfPresent([String].self, forKey: .loc)
     }
 
     /// Encodes the value as a JSON object; a required field that is `nil` is `null`.
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encodeIfPresent(msg, forKey: .msg)
-      try container.encodeIfPresent(loc, forKey: .loc)
+      try container.encodeIfPresent(self.msg, forKey: .msg)
+      try container.encodeIfPresent(self.loc, forKey: .loc)
     }
   }
 }
@@ -632,15 +632,15 @@ extension ArticlesAPI.Articles.UploadCover {
     /// Decodes the value from its JSON object.
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      file = try container.decode(Data.self, forKey: .file)
-      caption = try container.decodeIfPresent(String.self, forKey: .caption)
+      self.file = try container.decode(Data.self, forKey: .file)
+      self.caption = try container.decodeIfPresent(String.self, forKey: .caption)
     }
 
     /// Encodes the value as a JSON object; a required field that is `nil` is `null`.
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(file, forKey: .file)
-      try container.encodeIfPresent(caption, forKey: .caption)
+      try container.encode(self.file, forKey: .file)
+      try container.encodeIfPresent(self.caption, forKey: .caption)
     }
   }
 }
@@ -671,17 +671,17 @@ extension ArticlesAPI.Articles.RenameArticle {
     /// Decodes the value from its JSON object.
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      title = try container.decodeIfPresent(String.self, forKey: .title)
-      tags = try container.decodeIfPresent([String].self, forKey: .tags)
-      score = try container.decodeIfPresent(Double.self, forKey: .score)
+      self.title = try container.decodeIfPresent(String.self, forKey: .title)
+      self.tags = try container.decodeIfPresent([String].self, forKey: .tags)
+      self.score = try container.decodeIfPresent(Double.self, forKey: .score)
     }
 
     /// Encodes the value as a JSON object; a required field that is `nil` is `null`.
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encodeIfPresent(title, forKey: .title)
-      try container.encodeIfPresent(tags, forKey: .tags)
-      try container.encodeIfPresent(score, forKey: .score)
+      try container.encodeIfPresent(self.title, forKey: .title)
+      try container.encodeIfPresent(self.tags, forKey: .tags)
+      try container.encodeIfPresent(self.score, forKey: .score)
     }
   }
 }

@@ -59,8 +59,8 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func DeviceLogin_13() async throws {
-    #sourceLocation(file: "Sources/Convoy/Authentication/Logins/DeviceLogin.swift", line: 13)
+  static func DeviceLogin_14() async throws {
+    #sourceLocation(file: "Sources/Convoy/Authentication/Logins/DeviceLogin.swift", line: 14)
     try await connection.loginWithDeviceCode { authorization in
       print("Open \(authorization.verificationURI) and enter \(authorization.userCode)")
     }

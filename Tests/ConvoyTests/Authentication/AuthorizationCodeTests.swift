@@ -66,7 +66,7 @@ private struct ScriptedBrowser: AuthorizationUserAgent {
       try await connection.login(through: ScriptedBrowser(server: server, behaviour: .forgeState))
     } throws: { error in
       (error as? BrowserLoginError) == .stateMismatch
-        && ErrorMessageProvider.category(of: error) == .loginIncomplete
+        && ErrorMessageProvider.category(of: error) == .loginNotConfirmed
     }
     #expect(!server.log.contains("POST /token"))
   }

@@ -93,3 +93,30 @@ import Testing
     #expect(server.pollDates.count == polls)
   }
 }
+
+@Suite struct DeviceLoginTimeoutTests {
+  @Test func aLoginNotApprovedWithinItsTimeoutIsIncompleteNotASlowServer() async throws {
+    let server = AuthorizationServerStub()
+    server.devicePolls = []
+    server.deviceInterval = 0.05
+    var job = DeviceLogin(timeout: 0.5) { _ in }
+    job.minimumInterval = 0.05
+    let connection = server.connection()
+    let error = await #expect(throws: AuthorizationError.self) {
+      try await connection.login(with: job)
+    }
+    #expect(error?.code == .expiredToken)
+    #expect(error.map(ErrorMessageProvider.category(of:)) == .loginIncomplete)
+    #expect(
+      error.flatMap(ErrorMessageProvider.standard.message(for:))?.text
+        == "The login wasn't completed in time. Please start it again.")
+    #expect(error?.serverDescription == "not approved within the login's timeout of 0.5 s")
+    #expect(connection.session == nil)
+  }
+
+  @Test func aJobDeadlineWithNoRequestBehindItSaysSoForDevelopers() {
+    #expect(
+      ServerConnectionError.timedOut(ErrorContext()).description
+        == "timed out: the deadline passed")
+  }
+}

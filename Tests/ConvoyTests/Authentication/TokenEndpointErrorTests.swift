@@ -73,9 +73,42 @@ import Testing
   @Test func aRefusedCodeAsksToStartAgainNotForAPassword() {
     let refusedCode = AuthorizationError(
       code: .invalidGrant, context: ErrorContext(), grantType: "authorization_code")
-    #expect(ErrorMessageProvider.category(of: refusedCode) == .loginIncomplete)
+    #expect(ErrorMessageProvider.category(of: refusedCode) == .loginNotConfirmed)
     let refusedPassword = AuthorizationError(
       code: .invalidGrant, context: ErrorContext(), grantType: "password")
     #expect(ErrorMessageProvider.category(of: refusedPassword) == .wrongCredentials)
+  }
+}
+
+@Suite struct LoginOutcomeWordingTests {
+  private static func text(_ error: any Error) -> String? {
+    ErrorMessageProvider.standard.message(for: error)?.text
+  }
+
+  @Test func aPersonWhoDeniedTheLoginIsToldItWasCancelledNotThatTheyAreNotAllowed() {
+    for grant in ["authorization_code", "urn:ietf:params:oauth:grant-type:device_code", nil] {
+      let denied = AuthorizationError(
+        code: .accessDenied, context: ErrorContext(), grantType: grant)
+      #expect(ErrorMessageProvider.category(of: denied) == .loginDeclined)
+      #expect(
+        Self.text(denied)
+          == "The login was cancelled or not approved. Start it again when you're ready.")
+    }
+  }
+
+  @Test func aRefusedPKCEVerifierIsNotWordedAsATimeout() {
+    let refused = AuthorizationError(
+      code: .invalidGrant, serverDescription: "Code verifier does not match",
+      context: ErrorContext(), grantType: "authorization_code")
+    #expect(Self.text(refused) == "The login couldn't be confirmed. Please start it again.")
+    #expect(Self.text(BrowserLoginError.stateMismatch) == Self.text(refused))
+  }
+
+  @Test func aDeviceCodeNotApprovedInTimeIsWordedAsSuch() {
+    let refused = AuthorizationError(
+      code: .invalidGrant, context: ErrorContext(),
+      grantType: "urn:ietf:params:oauth:grant-type:device_code")
+    #expect(Self.text(refused) == "The login wasn't completed in time. Please start it again.")
+    #expect(Self.text(BrowserLoginError.timedOut(300)) == Self.text(refused))
   }
 }

@@ -11,7 +11,7 @@ import Foundation
 final class TokenServer: @unchecked Sendable {
   enum RefreshBehaviour {
     case issue
-    case refuse(status: Int)
+    case refuse(status: Int, code: String = "invalid_grant")
     case fail(TransportFailure)
     case slow(TimeInterval)
   }
@@ -85,7 +85,7 @@ final class TokenServer: @unchecked Sendable {
     switch behaviour {
     case .issue: return issued
     case .slow(let seconds): return .delayed(seconds, issued)
-    case .refuse(let status): return .json(["error": "invalid_grant"], status: status)
+    case .refuse(let status, let code): return .json(["error": code], status: status)
     case .fail(let failure): return .failure(failure)
     }
   }

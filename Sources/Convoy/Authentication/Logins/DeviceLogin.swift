@@ -6,8 +6,9 @@ import Foundation
 /// The job asks for a user code, hands it to `showing` once — print it with the verification
 /// URI — then polls the token endpoint at the server's interval: `authorization_pending` waits
 /// on, `slow_down` adds 5 seconds to the interval, `access_denied` and `expired_token` end the
-/// job with an ``AuthorizationError``. Polling never outlives the codes' expiry; cancelling the
-/// job's token (or the task) stops it at once.
+/// job with an ``AuthorizationError``. Polling never outlives the codes' expiry or the job's
+/// ``timeout``; either ends the login as not approved in time (`expired_token`,
+/// ``ErrorCategory/loginIncomplete``). Cancelling the job's token (or the task) stops it at once.
 ///
 /// ```swift
 /// try await connection.loginWithDeviceCode { authorization in
@@ -19,6 +20,15 @@ public struct DeviceLogin: Job {
   public var showing: @Sendable (DeviceAuthorization) -> Void
   /// The longest the whole login may take, in seconds; `nil` waits until the codes expire.
   public var timeout: TimeInterval?
+
+  /// The person did not approve within ``timeout``: an `expired_token` refusal, as when the
+  /// codes expire, worded ``ErrorCategory/loginIncomplete`` rather than as a slow server.
+  public var timeoutError: any Error {
+    AuthorizationError(
+      code: .expiredToken,
+      serverDescription: "not approved within the login's timeout of \(timeout ?? 0) s",
+      context: ErrorContext(method: .post))
+  }
   /// How much longer to wait after each `slow_down` (RFC 8628 §3.5: 5 seconds).
   package var slowDownIncrement: TimeInterval = 5
   /// The shortest wait between polls, whatever the server says: a server answering

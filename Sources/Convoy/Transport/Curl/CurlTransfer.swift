@@ -290,6 +290,7 @@
       var list: CurlLibrary.SList?
       var hasUserAgent = false
       var hasExpect = false
+      var hasContentType = false
       for (name, value) in request.allHTTPHeaderFields ?? [:] {
         // A line break inside a field would let a value smuggle in headers of its own.
         guard !Self.hasLineBreak(name), !Self.hasLineBreak(value) else { continue }
@@ -298,6 +299,7 @@
         case "content-length": continue
         case "user-agent": hasUserAgent = true
         case "expect": hasExpect = true
+        case "content-type": hasContentType = true
         default: break
         }
         // "Name;" is libcurl's spelling for a header sent with an empty value.
@@ -307,6 +309,9 @@
       if !hasUserAgent { list = library.slistAppend(list, "User-Agent: \(defaultUserAgent)") }
       // libcurl would otherwise wait for `100 Continue` before sending a large body.
       if !hasExpect { list = library.slistAppend(list, "Expect:") }
+      // libcurl labels any body it posts `application/x-www-form-urlencoded`, even an empty one;
+      // "Content-Type:" removes that, so a request the app gave no type goes without one.
+      if !hasContentType { list = library.slistAppend(list, "Content-Type:") }
       headerList = list
       setPointer(CurlConstant.httpHeader, UnsafeRawPointer(list))
     }

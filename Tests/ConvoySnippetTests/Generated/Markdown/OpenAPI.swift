@@ -90,7 +90,7 @@ private func show(_ notes: [API.Note]) {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/OpenAPI.md", line: 168)
+#sourceLocation(file: "Docs/OpenAPI.md", line: 169)
 extension API.Notes.NotesList: PaginatedRequest {
   public typealias Element = API.Note
 
@@ -112,18 +112,18 @@ private func openAPIStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/OpenAPI.md", line: 142)
+    #sourceLocation(file: "Docs/OpenAPI.md", line: 143)
     let connection = ServerConnection(configuration: .local(port: 8000))
     #sourceLocation()
-    #sourceLocation(file: "Docs/OpenAPI.md", line: 143)
+    #sourceLocation(file: "Docs/OpenAPI.md", line: 144)
     try connection.login(session: session)  // operations with `security` are signed with its token
     #sourceLocation()
-    #sourceLocation(file: "Docs/OpenAPI.md", line: 145)
+    #sourceLocation(file: "Docs/OpenAPI.md", line: 146)
     let article = try await connection.execute(
       API.Articles.createArticle(body: API.NewArticle(author: "ann", title: "Hello"))
     ).value
     #sourceLocation()
-    #sourceLocation(file: "Docs/OpenAPI.md", line: 149)
+    #sourceLocation(file: "Docs/OpenAPI.md", line: 150)
     do {
       _ = try await connection.execute(API.Articles.deleteArticle(id: 42))
     } catch {
@@ -133,22 +133,22 @@ private func openAPIStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/OpenAPI.md", line: 181)
+    #sourceLocation(file: "Docs/OpenAPI.md", line: 182)
     for try await page in connection.pages(of: API.Notes.notesList(limit: 50)) {
       show(page.elements)
     }
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/OpenAPI.md", line: 195)
+    #sourceLocation(file: "Docs/OpenAPI.md", line: 196)
     #expect(await API.Articles.listArticles().stubbed(.json([])).succeeds { $0.value.isEmpty })
     #sourceLocation()
-    #sourceLocation(file: "Docs/OpenAPI.md", line: 196)
+    #sourceLocation(file: "Docs/OpenAPI.md", line: 197)
     #expect(
       await API.Articles.deleteArticle(id: 9).stubbed(.json(["detail": "Gone"], status: 404))
         .fails(saying: "Gone"))
     #sourceLocation()
-    #sourceLocation(file: "Docs/OpenAPI.md", line: 199)
+    #sourceLocation(file: "Docs/OpenAPI.md", line: 200)
     let sent = try await API.Articles.listArticles(tag: "a b").stubbed(.json([])).sentRequest()
     #sourceLocation()
   }

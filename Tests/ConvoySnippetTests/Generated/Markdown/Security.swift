@@ -52,32 +52,32 @@ private func securityStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Security.md", line: 101)
+    #sourceLocation(file: "Docs/Security.md", line: 112)
     let jar = CookieJar(file: URL(fileURLWithPath: "/var/lib/myapp/cookies.json"))
     #sourceLocation()
-    #sourceLocation(file: "Docs/Security.md", line: 102)
+    #sourceLocation(file: "Docs/Security.md", line: 113)
     let transport = CookieTransport(wrapping: PlatformTransport.shared, jar: jar)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Security.md", line: 103)
+    #sourceLocation(file: "Docs/Security.md", line: 114)
     let connection = ServerConnection(configuration: .production, transport: transport)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Security.md", line: 104)
+    #sourceLocation(file: "Docs/Security.md", line: 115)
     // When the user logs out and the app wants the cookie session gone too:
     try await connection.logout(clearingCookies: true)  // or jar.removeAll()
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Security.md", line: 131)
+    #sourceLocation(file: "Docs/Security.md", line: 145)
     let proxy = ProxyConfiguration(
       kind: .http, host: "proxy.corp.example", port: 3128,
       credentials: ProxyConfiguration.Credentials(user: "app", password: "s3cret"),
       bypassing: ["localhost", ".internal.example"])
     #sourceLocation()
-    #sourceLocation(file: "Docs/Security.md", line: 135)
+    #sourceLocation(file: "Docs/Security.md", line: 149)
     #if os(Linux)
       let proxied = try CurlTransport(tls: .platform, proxy: proxy)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Security.md", line: 137)
+    #sourceLocation(file: "Docs/Security.md", line: 151)
     #endif
     #sourceLocation()
   }
