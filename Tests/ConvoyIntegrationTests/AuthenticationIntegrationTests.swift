@@ -27,7 +27,7 @@ private struct HeadersAfterRedirect: RequestDescribing {
   var authenticationRequirement: AuthenticationRequirement { .accessToken }
 }
 
-@Suite struct AuthenticationIntegrationTests {
+@Suite(.needs(.httpbin)) struct AuthenticationIntegrationTests {
   private func connection(loggedIn: Bool) throws -> ServerConnection {
     let connection = ServerConnection(
       configuration: ServerConfiguration(environment: .local, baseURL: HTTPBin.shared.baseURL),

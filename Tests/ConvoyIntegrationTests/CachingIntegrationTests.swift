@@ -32,7 +32,7 @@ private struct Resource: RequestDescribing {
   var method: HTTPMethod { .get }
 }
 
-@Suite struct CachingIntegrationTests {
+@Suite(.needs(.httpbin)) struct CachingIntegrationTests {
   private let wire = WireRecorder()
   private let cache = HTTPCache()
 

@@ -9,7 +9,7 @@ import Testing
 /// Cookies are Convoy's, above the transport: every transport sends and keeps the same ones,
 /// checked against httpbin's `/cookies` endpoints, whose `set` and `delete` answer with a redirect
 /// to `/cookies`, which echoes the cookies it received.
-@Suite("Cookie conformance", .timeLimit(.minutes(2)))
+@Suite("Cookie conformance", .timeLimit(.minutes(2)), .needs(.httpbin))
 struct CookieConformanceTests {
   @Test(arguments: TransportUnderTest.allCases)
   func aCookieSetByARedirectGoesWithTheNextHop(_ kind: TransportUnderTest) async throws {

@@ -6,7 +6,7 @@
   @testable import Convoy
 
   /// What only the curl transport promises, beyond the conformance suite.
-  @Suite(.timeLimit(.minutes(1)))
+  @Suite(.timeLimit(.minutes(1)), .needs(.httpbin))
   struct CurlTransportTests {
     @Test func keepsRepeatedHeaderFieldsApart() async throws {
       let url = HTTPBin.shared.url("/response-headers?X-Dup=first&X-Dup=second")

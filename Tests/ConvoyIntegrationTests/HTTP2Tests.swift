@@ -9,7 +9,7 @@
   /// Only ``CurlTransport`` runs here: FoundationNetworking's `URLSession` cannot trust the test
   /// CA (``TLSConformanceTests`` checks that it refuses to try), and it does not report the
   /// protocol of an answer.
-  @Suite("HTTP/2", .timeLimit(.minutes(2)))
+  @Suite("HTTP/2", .timeLimit(.minutes(2)), .needs(.httpbin, .hypercorn))
   struct HTTP2Tests {
     /// What `GET /connection` reports: the protocol and the client port, which names the TCP
     /// connection the request came on.

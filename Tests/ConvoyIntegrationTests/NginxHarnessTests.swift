@@ -12,7 +12,7 @@ private struct FileGet: RequestDescribing {
 }
 
 /// The harness's nginx serves files with `Range` and `If-Range` as the download tests need.
-@Suite struct NginxHarnessTests {
+@Suite(.needs(.nginx)) struct NginxHarnessTests {
   private let nginx = Nginx.shared
   private let name = "harness-\(UUID().uuidString).bin"
   private let connection = ServerConnection(

@@ -10,7 +10,7 @@ import Testing
 /// Convoy against a real standard OAuth2 server: django-oauth-toolkit on a loopback port.
 ///
 /// Serialized: tests count the token requests in the server's log.
-@Suite(.serialized) struct OAuthServerIntegrationTests {
+@Suite(.serialized, .needs(.djangoOAuthToolkit, .httpbin)) struct OAuthServerIntegrationTests {
   private func tokenRequests(since baseline: Int) async throws -> Int {
     let server = await OAuthToolkit.shared()
     return try await server.log().dropFirst(baseline).filter { $0 == "POST /o/token/" }.count

@@ -35,7 +35,7 @@ private final class AttemptCounter: RequestAdapter, @unchecked Sendable {
 /// Retries quickly, so that counting attempts costs little time.
 private let quickRetries = RetryPolicy(maximumRetries: 2, baseDelay: 0.01, jitter: 0)
 
-@Suite(.serialized) struct PipelineIntegrationTests {
+@Suite(.serialized, .needs(.httpbin)) struct PipelineIntegrationTests {
   private let connection = ServerConnection(
     configuration: ServerConfiguration(
       environment: .local, baseURL: HTTPBin.shared.baseURL, retryPolicy: quickRetries),

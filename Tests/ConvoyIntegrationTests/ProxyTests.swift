@@ -6,7 +6,7 @@
   /// Proxies configured by the app on ``CurlTransport``, against proxy.py on loopback
   /// (``ProxyServer``). `URLSessionTransport` takes no ``ProxyConfiguration``:
   /// FoundationNetworking ignores `connectionProxyDictionary`.
-  @Suite("Proxies", .timeLimit(.minutes(2)))
+  @Suite("Proxies", .timeLimit(.minutes(2)), .needs(.httpbin, .proxyPy, .hypercorn))
   struct ProxyTests {
     private func transport(
       port: Int, credentials: ProxyConfiguration.Credentials? = nil, bypassing: [String] = []

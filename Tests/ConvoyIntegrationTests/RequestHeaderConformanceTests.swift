@@ -7,7 +7,7 @@ import Testing
 #endif
 
 /// What a request's header fields become on the wire, the same on every transport.
-@Suite("Request header conformance", .timeLimit(.minutes(2)))
+@Suite("Request header conformance", .timeLimit(.minutes(2)), .needs(.httpbin))
 struct RequestHeaderConformanceTests {
   @Test(arguments: TransportUnderTest.allCases)
   func aHeaderNameThatIsNotATokenIsRefusedBeforeAnythingIsSent(_ kind: TransportUnderTest)

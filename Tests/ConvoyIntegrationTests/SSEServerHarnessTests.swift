@@ -26,7 +26,7 @@ private struct Get: RequestDescribing {
 
 /// The harness's SSE server answers as the streaming tests will expect, seen through today's
 /// buffered calls.
-@Suite struct SSEServerHarnessTests {
+@Suite(.needs(.sseStarlette)) struct SSEServerHarnessTests {
   private let key = SSEServer.newKey()
   private var connection: ServerConnection { SSEServer.shared.connection(key: key) }
 

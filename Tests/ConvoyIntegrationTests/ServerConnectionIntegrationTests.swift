@@ -39,7 +39,7 @@ private struct Status: RequestDescribing {
   var method: HTTPMethod { .get }
 }
 
-@Suite(.serialized) struct ServerConnectionIntegrationTests {
+@Suite(.serialized, .needs(.httpbin)) struct ServerConnectionIntegrationTests {
   private let connection = ServerConnection(
     configuration: ServerConfiguration(environment: .local, baseURL: HTTPBin.shared.baseURL),
     transport: URLSessionTransport())

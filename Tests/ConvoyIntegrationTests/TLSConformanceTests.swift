@@ -12,7 +12,7 @@ import Testing
 /// ``CurlTransport`` honours every ``TLSConfiguration`` setting. FoundationNetworking's
 /// `URLSession` can honour none but the platform's own trust, so on Linux these tests check that
 /// ``URLSessionTransport`` refuses each setting by name instead.
-@Suite("TLS conformance", .timeLimit(.minutes(2)))
+@Suite("TLS conformance", .timeLimit(.minutes(2)), .needs(.hypercorn))
 struct TLSConformanceTests {
   // MARK: Every transport, platform trust
 

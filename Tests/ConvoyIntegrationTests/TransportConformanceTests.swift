@@ -11,7 +11,7 @@ import Testing
 
 /// Every transport must give the same answers through a ``ServerConnection``: the redirect and
 /// deadline rules live above the transport, and the transport maps its failures to the same kinds.
-@Suite("Transport conformance", .timeLimit(.minutes(2)))
+@Suite("Transport conformance", .timeLimit(.minutes(2)), .needs(.httpbin))
 struct TransportConformanceTests {
   // MARK: Answers and echoes
 

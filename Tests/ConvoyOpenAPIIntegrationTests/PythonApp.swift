@@ -17,6 +17,26 @@ final class PythonApp: Sendable {
     self.process = process
   }
 
+  /// Whether the Python in `.venv` can import `modules`: the apps are peers a plain `swift test`
+  /// may not have, so their suites are skipped without them, unless `scripts/test` set
+  /// `CONVOY_REQUIRE_PEERS=1`, which makes a missing one fail instead.
+  static func canRun(importing modules: [String]) -> Bool {
+    if ProcessInfo.processInfo.environment["CONVOY_REQUIRE_PEERS"] == "1" { return true }
+    let python =
+      ProcessInfo.processInfo.environment["CONVOY_HTTPBIN_PYTHON"]
+      ?? packageRoot.appendingPathComponent(".venv/bin/python").path
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: python)
+    process.arguments = ["-c", "import " + modules.joined(separator: ", ")]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard FileManager.default.isExecutableFile(atPath: python), (try? process.run()) != nil else {
+      return false
+    }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }
+
   /// Starts `scripts/<script>` on 127.0.0.1 and waits (at most 60 s) for its port.
   static func start(_ script: String) throws -> PythonApp {
     let python =

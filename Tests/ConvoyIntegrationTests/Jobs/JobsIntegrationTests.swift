@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Jobs against a real HTTP server (httpbin on loopback) through URLSession.
-@Suite struct JobsIntegrationTests {
+@Suite(.needs(.httpbin)) struct JobsIntegrationTests {
   struct Delay: RequestDescribing {
     typealias Response = DataResponse
     var seconds: Int

@@ -4,7 +4,7 @@ import Testing
 
 /// Downloads behave the same on every transport: the file appears whole or not at all, and an
 /// interrupted download resumes with a range.
-@Suite("Download conformance", .timeLimit(.minutes(2)))
+@Suite("Download conformance", .timeLimit(.minutes(2)), .needs(.httpbin))
 struct DownloadConformanceTests {
   @Test(arguments: TransportUnderTest.allCases)
   func downloadsTheWholeBodyToTheDestination(_ kind: TransportUnderTest) async throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// Interrupted downloads resume against a real nginx, which honours `Range` and `If-Range`: the
 /// same file continues where it stopped, a changed one comes whole.
-@Suite("Download resume against nginx", .timeLimit(.minutes(2)))
+@Suite("Download resume against nginx", .timeLimit(.minutes(2)), .needs(.nginx))
 struct DownloadResumeTests {
   /// A GET of a file on the shared nginx.
   private struct FileCall: RequestDescribing {

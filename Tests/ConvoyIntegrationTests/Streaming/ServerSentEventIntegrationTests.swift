@@ -8,7 +8,7 @@ import Testing
 
 /// ``ServerSentEventStream`` against a real sse-starlette server: parsing, reconnection with
 /// `Last-Event-ID`, the stop rules and token renewal on reconnect, on every transport.
-@Suite("Server-sent events against sse-starlette", .timeLimit(.minutes(2)))
+@Suite("Server-sent events against sse-starlette", .timeLimit(.minutes(2)), .needs(.sseStarlette))
 struct ServerSentEventIntegrationTests {
   private let key = SSEServer.newKey()
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Streamed answers behave the same on every transport: the head is judged first, the body
 /// arrives in pieces, and leaving early or cancelling closes the transfer.
-@Suite("Streaming conformance", .timeLimit(.minutes(2)))
+@Suite("Streaming conformance", .timeLimit(.minutes(2)), .needs(.httpbin))
 struct StreamingConformanceTests {
   @Test(arguments: TransportUnderTest.allCases)
   func streamsTheWholeBodyInPieces(_ kind: TransportUnderTest) async throws {

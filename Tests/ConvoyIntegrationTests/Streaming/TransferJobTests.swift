@@ -4,7 +4,7 @@ import Testing
 
 /// Downloads and streams are operations: steps of chains, members of groups, cancelled by the
 /// job's token, counted in the job's progress in bytes.
-@Suite("Transfers in jobs", .timeLimit(.minutes(2)))
+@Suite("Transfers in jobs", .timeLimit(.minutes(2)), .needs(.httpbin))
 struct TransferJobTests {
   /// A job made from whatever operation the test builds.
   private struct Built<Output: Sendable>: Job {

@@ -4,7 +4,7 @@ import Testing
 
 /// Uploads report how much of the body went out, on every transport, for bodies in memory and
 /// bodies streamed from disk, and still answer like a buffered call.
-@Suite("Upload progress", .timeLimit(.minutes(2)))
+@Suite("Upload progress", .timeLimit(.minutes(2)), .needs(.httpbin))
 struct UploadProgressTests {
   @Test(arguments: TransportUnderTest.allCases)
   func aFileBodyReportsItsProgressToTheEnd(_ kind: TransportUnderTest) async throws {

@@ -25,10 +25,7 @@ struct LoopbackServerProcess: Sendable {
   static func start(
     script: String, arguments: [String], removingAtExit: [URL] = []
   ) -> LoopbackServerProcess {
-    let python =
-      ProcessInfo.processInfo.environment["CONVOY_HTTPBIN_PYTHON"]
-      ?? packageRoot.appendingPathComponent(".venv/bin/python").path
-    guard FileManager.default.isExecutableFile(atPath: python) else {
+    guard let python else {
       fatalError("the test servers are not installed: run scripts/test, which installs them")
     }
     let process = Process()
@@ -51,6 +48,15 @@ struct LoopbackServerProcess: Sendable {
     }
     return LoopbackServerProcess(host: parts[1], port: port, details: Array(parts.dropFirst(3)))
   }
+
+  /// The Python that runs the servers: `CONVOY_HTTPBIN_PYTHON` (set by `scripts/test`) or the
+  /// package's `.venv`; `nil` when neither is there.
+  static let python: String? = {
+    let path =
+      ProcessInfo.processInfo.environment["CONVOY_HTTPBIN_PYTHON"]
+      ?? packageRoot.appendingPathComponent(".venv/bin/python").path
+    return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+  }()
 
   private static func readLine(from handle: FileHandle) -> String {
     var bytes = Data()
