@@ -51,7 +51,8 @@ let package = Package(
     // used, a call whose result is dropped), so their warnings are not the code's: suppressed here
     // only.
     .testTarget(
-      name: "ConvoySnippetTests", dependencies: ["Convoy", "ConvoyTesting", "ConvoyYAML"],
+      name: "ConvoySnippetTests",
+      dependencies: ["Convoy", "ConvoyTesting", "ConvoyExpectations", "ConvoyYAML"],
       swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
     // Runs the built democli binary as a process, the way people and scripts use it; it depends
     // on nothing, so it tests only what democli prints, writes and exits with.

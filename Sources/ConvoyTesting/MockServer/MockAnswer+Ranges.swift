@@ -11,6 +11,8 @@ extension MockAnswer {
   /// (and so splices a new tail onto an old head) is scripted with `honoursIfRange: false`.
   ///
   /// ```swift
+  /// let server = try await MockServer.started()
+  /// let photo = Data(repeating: 7, count: 40_000)
   /// server.route(.get, "/photo.jpg") { request in
   ///   .ranged(photo, for: request, etag: "\"v2\"")
   /// }

@@ -18,11 +18,12 @@ import Foundation
 ///
 /// ```swift
 /// let server = try await MockServer.started()
-/// server.enqueue(.json(["id": 7, "name": "Harbour"]))
-/// let connection = ServerConnection(configuration: .local(port: server.port))
-/// let place = try await connection.execute(PlaceRequest(id: 7)).value
+/// server.enqueue(.json([Place(id: 7, name: "Harbour")]))
+/// let connection = ServerConnection(
+///   configuration: ServerConfiguration(environment: .local, baseURL: server.baseURL))
+/// let places = try await connection.execute(PlacesRequest()).value
 /// let request = try await server.takeRequest()
-/// #expect(request.path == "/places/7")
+/// #expect(request.method == "GET")
 /// await server.shutdown()
 /// ```
 ///

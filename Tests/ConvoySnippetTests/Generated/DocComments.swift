@@ -712,6 +712,54 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func MockAnswer_Ranges_14() async throws {
+    #sourceLocation(file: "Sources/ConvoyTesting/MockServer/MockAnswer+Ranges.swift", line: 14)
+    let server = try await MockServer.started()
+    #sourceLocation()
+    #sourceLocation(file: "Sources/ConvoyTesting/MockServer/MockAnswer+Ranges.swift", line: 15)
+    let photo = Data(repeating: 7, count: 40_000)
+    #sourceLocation()
+    #sourceLocation(file: "Sources/ConvoyTesting/MockServer/MockAnswer+Ranges.swift", line: 16)
+    server.route(.get, "/photo.jpg") { request in
+      .ranged(photo, for: request, etag: "\"v2\"")
+    }
+    #sourceLocation()
+  }
+
+  static func MockAnswer_8() throws {
+    #sourceLocation(file: "Sources/ConvoyTesting/MockServer/MockAnswer.swift", line: 8)
+    var answer = MockAnswer.text("hello")
+    #sourceLocation()
+    #sourceLocation(file: "Sources/ConvoyTesting/MockServer/MockAnswer.swift", line: 9)
+    answer.fault = .hangUpAfterBodyBytes(2)   // the client sees "he", then the connection close
+    #sourceLocation()
+  }
+
+  static func MockServer_20() async throws {
+    #sourceLocation(file: "Sources/ConvoyTesting/MockServer/MockServer.swift", line: 20)
+    let server = try await MockServer.started()
+    #sourceLocation()
+    #sourceLocation(file: "Sources/ConvoyTesting/MockServer/MockServer.swift", line: 21)
+    server.enqueue(.json([Place(id: 7, name: "Harbour")]))
+    #sourceLocation()
+    #sourceLocation(file: "Sources/ConvoyTesting/MockServer/MockServer.swift", line: 22)
+    let connection = ServerConnection(
+      configuration: ServerConfiguration(environment: .local, baseURL: server.baseURL))
+    #sourceLocation()
+    #sourceLocation(file: "Sources/ConvoyTesting/MockServer/MockServer.swift", line: 24)
+    let places = try await connection.execute(PlacesRequest()).value
+    #sourceLocation()
+    #sourceLocation(file: "Sources/ConvoyTesting/MockServer/MockServer.swift", line: 25)
+    let request = try await server.takeRequest()
+    #sourceLocation()
+    #sourceLocation(file: "Sources/ConvoyTesting/MockServer/MockServer.swift", line: 26)
+    #expect(request.method == "GET")
+    #sourceLocation()
+    #sourceLocation(file: "Sources/ConvoyTesting/MockServer/MockServer.swift", line: 27)
+    await server.shutdown()
+    #sourceLocation()
+  }
+
   static func SimulatedPlacesAPI_Login_70() async throws {
     #sourceLocation(file: "Sources/ConvoyTesting/Simulation/SimulatedPlacesAPI+Login.swift", line: 70)
     try await connection.login(

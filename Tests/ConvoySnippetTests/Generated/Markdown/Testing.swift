@@ -2,6 +2,7 @@
 // swift-format-ignore-file
 
 import Convoy
+import ConvoyExpectations
 import ConvoyTesting
 import ConvoyYAML
 import Foundation
@@ -44,6 +45,22 @@ private let routes = StubRoutes()
 
 #sourceLocation(file: "Docs/Testing.md", line: 39)
 private let transport = StubTransport(routes: routes)
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Testing.md", line: 356)
+private struct Harbour: Codable, Sendable, Equatable {
+  var id: Int
+  var name: String
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Testing.md", line: 360)
+private struct HarbourRequest: RequestDescribing {
+  typealias Response = JSONResponse<Harbour>
+  var id: Int
+  var method: HTTPMethod { .get }
+  var path: String { "harbours/\(id)" }
+}
 #sourceLocation()
 
 #sourceLocation(file: "Docs/Testing.md", line: 268)
@@ -182,6 +199,33 @@ private func testingStatements() async throws {
     #expect(api.requests.filter { $0.formBody["grant_type"] == "refresh_token" }.count == 1)
     #sourceLocation()
   }
+  do {
+    #sourceLocation(file: "Docs/Testing.md", line: 371)
+    let server = try await MockServer.started()
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Testing.md", line: 372)
+    server.route(.get, "/harbours/7", answer: .json(Harbour(id: 7, name: "Kettle Cove")))
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Testing.md", line: 373)
+    server.enqueue(MockAnswer.text("late").with(fault: .hangUpAfterBodyBytes(2)))
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Testing.md", line: 375)
+    // One line per endpoint: the request, where it goes, what it must end in.
+    await expect(HarbourRequest(id: 7), on: server, succeedsWith: Harbour(id: 7, name: "Kettle Cove"))
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Testing.md", line: 377)
+    await expect(HarbourRequest(id: 8), on: server, failsWith: .serverUnreachable)
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Testing.md", line: 379)
+    let sent = try await server.takeRequest()       // the first request, in arrival order
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Testing.md", line: 380)
+    #expect(sent.path == "/harbours/7")
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Testing.md", line: 381)
+    await server.shutdown()
+    #sourceLocation()
+  }
 }
 
 #sourceLocation(file: "Docs/Testing.md", line: 309)
@@ -216,6 +260,27 @@ private func testingStatements() async throws {
       return
     }
     #expect(failure.kind == .notConnectedToInternet)
+  }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Testing.md", line: 386)
+@Suite struct MockServerSample {
+  @Test func harboursAreServedAndADroppedBodyIsReported() async throws {
+    let server = try await MockServer.started()
+    server.route(.get, "/harbours/7", answer: .json(Harbour(id: 7, name: "Kettle Cove")))
+    server.enqueue(MockAnswer.text("late").with(fault: .hangUpAfterBodyBytes(2)))
+    var configuration = ServerConfiguration(environment: .local, baseURL: server.baseURL)
+    configuration.retryPolicy = RetryPolicy(maximumRetries: 0)
+    await expect(
+      HarbourRequest(id: 7), on: server, configuration: configuration,
+      succeedsWith: Harbour(id: 7, name: "Kettle Cove"))
+    await expect(
+      HarbourRequest(id: 8), on: server, configuration: configuration,
+      failsWith: .serverUnreachable)
+    #expect(try await server.takeRequest().path == "/harbours/7")
+    #expect(try await server.takeRequest().path == "/harbours/8")
+    await server.shutdown()
   }
 }
 #sourceLocation()
