@@ -81,7 +81,7 @@ struct FaultConformanceTests {
     _ kind: TransportUnderTest, fault: FaultServer.Fault
   ) async throws {
     let error = await #expect(throws: ServerConnectionError.self) {
-      try await connection(kind).execute(FaultCall(fault: fault))
+      try await connection(kind).execute(FaultServer.FaultCall(fault: fault))
     }
     let failure = try #require(error)
     #expect(ErrorMessageProvider.category(of: failure) == .malformedResponse, "\(failure)")
@@ -94,7 +94,8 @@ struct FaultConformanceTests {
   func retriesAGetWhoseBodyArrivedShort(_ kind: TransportUnderTest) async throws {
     let key = UUID().uuidString
     let error = await #expect(throws: ServerConnectionError.self) {
-      try await connection(kind, retries: 2).execute(FaultCall(fault: .shortBody, key: key))
+      try await connection(kind, retries: 2).execute(
+        FaultServer.FaultCall(fault: .shortBody, key: key))
     }
     guard case .transportFailed(let failure, _) = error else {
       Issue.record("expected a transport failure, got \(String(describing: error))")
@@ -107,7 +108,7 @@ struct FaultConformanceTests {
   @Test(arguments: TransportUnderTest.allCases)
   func neverRetriesAPostWhoseAnswerArrivedShort(_ kind: TransportUnderTest) async throws {
     let key = UUID().uuidString
-    var call = FaultCall(fault: .shortBody, key: key)
+    var call = FaultServer.FaultCall(fault: .shortBody, key: key)
     call.method = .post
     call.body = .text("an order, not to be placed twice")
     await #expect(throws: ServerConnectionError.self) {
@@ -132,18 +133,6 @@ private struct EndReceiver: TransferReceiver {
   func transferDidComplete(_ result: Result<TransferMetrics, TransportFailure>) {
     continuation.resume(returning: result)
   }
-}
-
-/// A call to one of the fault server's misbehaviours.
-private struct FaultCall: RequestDescribing {
-  typealias Response = DataResponse
-  var fault: FaultServer.Fault
-  var key = ""
-  var method: HTTPMethod = .get
-  var body: RequestBody?
-
-  var path: String { fault.rawValue }
-  var queryItems: [URLQueryItem] { key.isEmpty ? [] : [URLQueryItem(name: "key", value: key)] }
 }
 
 /// A connection to the fault server that retries at most `retries` times, without waiting long.

@@ -78,7 +78,9 @@ public final class MockServer: Sendable {
     var acceptLoopRunning = false
     var waiters: [UUID: MockWaiter] = [:]
 
-    var untaken: Int { requests.count - taken }
+    var snapshot: MockWaiter.Snapshot {
+      MockWaiter.Snapshot(statistics: statistics, requests: requests, taken: taken)
+    }
   }
 
   /// A server that is not listening yet: script it, then ``start()``.
@@ -257,8 +259,25 @@ public final class MockServer: Sendable {
       // Another taker may win the request this wait sees; then wait for the next one.
       try await wait(
         for: "a request", timeout: max(.zero, ContinuousClock.now.duration(to: bound))
-      ) { _, untaken in untaken > 0 }
+      ) { $0.taken < $0.requests.count }
     }
+  }
+
+  /// The first request received (taken or not) for which `predicate` holds, waiting up to
+  /// `timeout` for it to come; it stays where it is for ``takeRequest(timeout:)``.
+  ///
+  /// A test that must act while a call is in flight (cancel it, say) waits here for the server
+  /// to have the call's request, rather than sleeping and hoping it got there.
+  ///
+  /// - Throws: ``MockServerError/timedOut(waitingFor:after:)`` when none comes in time.
+  @discardableResult
+  public func waitForRequest(
+    timeout: Duration = .seconds(10), where predicate: @escaping @Sendable (RecordedRequest) -> Bool
+  ) async throws -> RecordedRequest {
+    try await wait(for: "a request that matches", timeout: timeout) {
+      $0.requests.contains(where: predicate)
+    }
+    return requests.first(where: predicate)!
   }
 
   /// Waits until `condition` holds for the server's ``Statistics``, at most `timeout`.
@@ -271,12 +290,12 @@ public final class MockServer: Sendable {
     _ description: String = "a condition", timeout: Duration = .seconds(10),
     _ condition: @escaping @Sendable (Statistics) -> Bool
   ) async throws {
-    try await wait(for: description, timeout: timeout) { statistics, _ in condition(statistics) }
+    try await wait(for: description, timeout: timeout) { condition($0.statistics) }
   }
 
   private func wait(
     for description: String, timeout: Duration,
-    until condition: @escaping @Sendable (Statistics, Int) -> Bool
+    until condition: @escaping @Sendable (borrowing MockWaiter.Snapshot) -> Bool
   ) async throws {
     let id = UUID()
     try await withTaskCancellationHandler {
@@ -284,7 +303,7 @@ public final class MockServer: Sendable {
         (continuation: CheckedContinuation<Void, any Error>) in
         let waiter = MockWaiter(continuation: continuation, condition: condition)
         let satisfied = state.withLock { state -> Bool in
-          if waiter.isSatisfied(by: state.statistics, untaken: state.untaken) { return true }
+          if waiter.isSatisfied(by: state.snapshot) { return true }
           state.waiters[id] = waiter
           return false
         }
@@ -312,7 +331,7 @@ public final class MockServer: Sendable {
     let satisfied = state.withLock { state -> [MockWaiter] in
       change(&state)
       let ready = state.waiters.filter {
-        $0.value.isSatisfied(by: state.statistics, untaken: state.untaken)
+        $0.value.isSatisfied(by: state.snapshot)
       }
       for id in ready.keys { state.waiters[id] = nil }
       return Array(ready.values)
@@ -420,12 +439,19 @@ public final class MockServer: Sendable {
 }
 
 /// A test waiting for the server's state to reach a condition.
-private struct MockWaiter: Sendable {
-  let continuation: CheckedContinuation<Void, any Error>
-  /// The condition, given the statistics and how many recorded requests are not taken yet.
-  let condition: @Sendable (MockServer.Statistics, Int) -> Bool
+struct MockWaiter: Sendable {
+  /// What a waiter's condition looks at.
+  struct Snapshot {
+    var statistics: MockServer.Statistics
+    var requests: [RecordedRequest]
+    /// How many requests ``MockServer/takeRequest(timeout:)`` has handed out.
+    var taken: Int
+  }
 
-  func isSatisfied(by statistics: MockServer.Statistics, untaken: Int) -> Bool {
-    condition(statistics, untaken)
+  let continuation: CheckedContinuation<Void, any Error>
+  let condition: @Sendable (borrowing Snapshot) -> Bool
+
+  func isSatisfied(by snapshot: borrowing Snapshot) -> Bool {
+    condition(snapshot)
   }
 }

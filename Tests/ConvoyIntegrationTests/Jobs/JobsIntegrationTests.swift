@@ -3,14 +3,7 @@ import Foundation
 import Testing
 
 /// Jobs against a real HTTP server (httpbin on loopback) through URLSession.
-@Suite(.needs(.httpbin)) struct JobsIntegrationTests {
-  struct Delay: RequestDescribing {
-    typealias Response = DataResponse
-    var seconds: Int
-    var method: HTTPMethod { .get }
-    var path: String { "delay/\(seconds)" }
-  }
-
+@Suite(.timeLimit(.minutes(2)), .needs(.httpbin)) struct JobsIntegrationTests {
   struct UUIDAnswer: Decodable, Sendable { var uuid: String }
   struct UUIDRequest: RequestDescribing {
     typealias Response = JSONResponse<UUIDAnswer>
@@ -59,14 +52,6 @@ import Testing
     }
   }
 
-  struct DelayGroupJob: Job {
-    var count: Int
-    var seconds: Int
-    func makeOperation(on connection: ServerConnection) -> ResultOperation<[DataResponse]> {
-      GroupOperation((0..<count).map { _ in connection.operation(for: Delay(seconds: seconds)) })
-    }
-  }
-
   /// A connection of the test's own: the suite's tests run in parallel, and on one shared
   /// connection the slow calls of one test took network slots another test's timing depends on.
   private func connection() -> ServerConnection {
@@ -90,42 +75,44 @@ import Testing
     #expect(answers.map(\.response.statusCode) == Array(repeating: 200, count: 6))
   }
 
-  @Test func cancellingMidFlightReturnsPromptly() async throws {
-    let connection = connection()
+  @Test func cancellingMidFlightEndsTheJobAsCancelled() async throws {
+    // Three calls to a server that never answers: only the token can end the job, and it is
+    // cancelled once the server holds all three requests, whatever the machine's load.
+    let silent = ServerConnection(configuration: .local(port: FaultServer.shared.port))
+    let calls = (0..<3).map { _ in FaultServer.FaultCall(fault: .neverAnswers) }
     let completed = Completion()
-    let token = connection.run(
-      DelayGroupJob(count: 3, seconds: 10), completionQueue: DispatchQueue(label: "integration")
+    let token = silent.run(
+      SilentGroupJob(calls: calls), completionQueue: DispatchQueue(label: "integration")
     ) { completed.record($0.failure) }
-    try await Task.sleep(nanoseconds: 500_000_000)
-    let cancelledAt = Date()
+    for call in calls { try await FaultServer.shared.waitForRequest(key: call.key) }
     token.cancel()
-    let error = await completed.wait(seconds: 12)
-    let elapsed = Date().timeIntervalSince(cancelledAt)
+    let error = try await completed.value()
     #expect(error?.isCancellation == true)
-    // Left running, the calls would end 9.5 s after the cancel; the bound leaves a loaded
-    // machine under ThreadSanitizer room without blurring that difference.
-    #expect(elapsed < 7, "took \(elapsed) s after cancel")
   }
 
-  @Test func aJobDeadlineStopsRealTransfers() async {
-    struct SlowJob: Job {
+  @Test func aJobDeadlineStopsRealTransfers() async throws {
+    struct SilentJob: Job {
       var timeout: TimeInterval? { 0.5 }
       func makeOperation(on connection: ServerConnection) -> ResultOperation<DataResponse> {
-        connection.operation(for: Delay(seconds: 10))
+        connection.operation(for: FaultServer.FaultCall(fault: .neverAnswers))
       }
     }
-    let start = Date()
-    do {
-      _ = try await connection().run(SlowJob())
-      Issue.record("a 10 s call finished inside a 0.5 s job deadline")
-    } catch {
-      guard case .timedOut? = error as? ServerConnectionError else {
-        Issue.record("expected a timeout, got \(error)")
-        return
-      }
+    // The server never answers: only the job's deadline can end it.
+    let silent = ServerConnection(configuration: .local(port: FaultServer.shared.port))
+    await #expect {
+      _ = try await silent.run(SilentJob())
+    } throws: { error in
+      if case .timedOut = error as? ServerConnectionError { return true }
+      return false
     }
-    // The 10 s call, left running, would end at 10 s.
-    #expect(Date().timeIntervalSince(start) < 7)
+  }
+}
+
+/// A group of calls to the fault server, side by side.
+private struct SilentGroupJob: Job {
+  var calls: [FaultServer.FaultCall]
+  func makeOperation(on connection: ServerConnection) -> ResultOperation<[DataResponse]> {
+    GroupOperation(calls.map { connection.operation(for: $0) })
   }
 }
 
@@ -136,25 +123,30 @@ extension Result {
   }
 }
 
-/// A one-shot value a callback sets and a test waits for, with a bound.
+/// A one-shot value a callback sets and a test waits for.
 private final class Completion: @unchecked Sendable {
   private let lock = NSLock()
-  private var error: (any Error)?
-  private var isSet = false
+  private var outcome: Result<(any Error)?, Never>?
+  private var waiter: CheckedContinuation<(any Error)?, Never>?
 
   func record(_ error: (any Error)?) {
-    lock.withLock {
-      self.error = error
-      isSet = true
+    let waiter = lock.withLock {
+      outcome = .success(error)
+      defer { self.waiter = nil }
+      return self.waiter
     }
+    waiter?.resume(returning: error)
   }
 
-  func wait(seconds: Double) async -> (any Error)? {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-      if let done = lock.withLock({ isSet ? Optional(error) : nil }) { return done }
-      try? await Task.sleep(nanoseconds: 10_000_000)
+  /// The recorded error (nil for a success), once the callback has run; the suite's time limit
+  /// bounds the wait.
+  func value() async throws -> (any Error)? {
+    await withCheckedContinuation { continuation in
+      let ready = lock.withLock { () -> Result<(any Error)?, Never>? in
+        if outcome == nil { waiter = continuation }
+        return outcome
+      }
+      if case .success(let error) = ready { continuation.resume(returning: error) }
     }
-    return nil
   }
 }

@@ -36,6 +36,9 @@ final class FaultServer: Sendable {
     case invalidChunked = "/invalid-chunked"
     /// A head announcing 1,000 bytes, 100 of them, then silence until the client gives up.
     case stallDuringBody = "/stall-during-body"
+    /// Reads the request, then sends nothing until the client gives up: only a deadline or a
+    /// cancellation ends a call to it, so a test of either needs no clock.
+    case neverAnswers = "/never-answers"
 
     var description: String { String(rawValue.dropFirst()) }
 
@@ -57,6 +60,10 @@ final class FaultServer: Sendable {
           head: .raw("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"))
       case .stallDuringBody:
         return partial.with(fault: .stall(afterBodyBytes: 100, for: .seconds(3600)))
+      case .neverAnswers:
+        var silent = MockAnswer.text("too late")
+        silent.headDelay = .seconds(3600)
+        return silent
       }
     }
   }
@@ -92,9 +99,27 @@ final class FaultServer: Sendable {
   /// The URL for `path` (which may contain a query) on this server.
   func url(_ path: String) -> URL { mock.url(for: path) }
 
+  /// Waits until the server has received a request carrying `key`: the call is in flight.
+  func waitForRequest(key: String) async throws {
+    try await mock.waitForRequest { $0.queryValue("key") == key }
+  }
+
   /// How many requests carrying `key` the server received (retries included).
   func hits(key: String) -> Int {
     mock.requests.filter { $0.queryValue("key") == key }.count
+  }
+
+  /// A call to one of the server's misbehaviours, with a `key` to find it by.
+  struct FaultCall: RequestDescribing {
+    typealias Response = DataResponse
+    var fault: Fault
+    var key = UUID().uuidString
+    var method: HTTPMethod = .get
+    var body: RequestBody?
+    var timeout: TimeInterval?
+
+    var path: String { fault.rawValue }
+    var queryItems: [URLQueryItem] { [URLQueryItem(name: "key", value: key)] }
   }
 
   /// `/together`: answered 200 only once `count` requests with `key` are held at once (504 after
