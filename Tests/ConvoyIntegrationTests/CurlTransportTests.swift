@@ -44,32 +44,42 @@
 
     @Test func cancellingTwiceCompletesOnce() async throws {
       let transport = try CurlTransport()
-      let calls = Locked(0)
+      let completions = Locked(0)
+      let first = OneShot<Void>()
+      let call = FaultServer.FaultCall(fault: .neverAnswers)
       let handle = transport.startTransfer(
-        TransportRequest(urlRequest: URLRequest(url: HTTPBin.shared.url("/delay/5")))
+        TransportRequest(urlRequest: URLRequest(url: FaultServer.shared.url(call.target)))
       ) { result in
         if case .failure(let failure) = result, failure.kind == .cancelled {
-          calls.withLock { $0 += 1 }
+          completions.withLock { $0 += 1 }
+          first.fulfil(())
         }
       }
+      try await FaultServer.shared.waitForRequest(key: call.key)
       handle.cancel()
       handle.cancel()
-      try await Task.sleep(for: .milliseconds(300))
-      #expect(calls.withLock { $0 } == 1)
+      await first.value()
+      // A second completion would come from the loop's handling of the second cancel, which it
+      // takes before this later transfer: once that one has completed, none can follow.
+      _ = await withCheckedContinuation { continuation in
+        _ = transport.startTransfer(
+          TransportRequest(urlRequest: URLRequest(url: FaultServer.shared.url("/ok")))
+        ) { continuation.resume(returning: $0) }
+      }
+      #expect(completions.withLock { $0 } == 1)
     }
 
     @Test func droppingTheTransportCancelsWhatIsInFlight() async throws {
       var transport: CurlTransport? = try CurlTransport()
-      let result = await withCheckedContinuation { continuation in
-        _ = transport!.startTransfer(
-          TransportRequest(urlRequest: URLRequest(url: HTTPBin.shared.url("/delay/10")))
-        ) { continuation.resume(returning: $0) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { [transport] in
-          _ = transport
-        }
-        transport = nil
-      }
-      guard case .failure(let failure) = result else {
+      let call = FaultServer.FaultCall(fault: .neverAnswers)
+      let outcome = OneShot<Result<TransportResponse, TransportFailure>>()
+      _ = transport!.startTransfer(
+        TransportRequest(urlRequest: URLRequest(url: FaultServer.shared.url(call.target)))
+      ) { outcome.fulfil($0) }
+      // Dropped once the transfer is surely in flight: the server holds its request.
+      try await FaultServer.shared.waitForRequest(key: call.key)
+      transport = nil
+      guard case .failure(let failure) = await outcome.value() else {
         Issue.record("expected a cancellation")
         return
       }

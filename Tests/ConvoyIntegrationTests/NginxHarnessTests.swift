@@ -1,4 +1,5 @@
 import Convoy
+import ConvoyTestSupport
 import Foundation
 import Testing
 
@@ -30,12 +31,11 @@ private struct FileGet: RequestDescribing {
   private func loggedRequests(for path: String, atLeast count: Int) async throws
     -> [Nginx.AccessLogLine]
   {
-    for _ in 0..<50 {
+    let logged = try await poll(within: .seconds(1)) {
       let lines = try nginx.accessLog(for: path)
-      if lines.count >= count { return lines }
-      try await Task.sleep(for: .milliseconds(20))
+      return lines.count >= count ? lines : nil
     }
-    return try nginx.accessLog(for: path)
+    return try logged ?? nginx.accessLog(for: path)
   }
 
   @Test func servesAWholeFileWithAnETag() async throws {

@@ -1,4 +1,5 @@
 import Convoy
+import ConvoyTestSupport
 import Foundation
 import Testing
 
@@ -28,7 +29,7 @@ private final class DemoCLIHome {
   var sessionFile: URL { directory.appendingPathComponent("state/democli/session-dot.json") }
 
   /// Starts democli; its output goes to files read by `output(_:)`.
-  func start(_ arguments: [String]) throws -> (Process, URL, URL) {
+  func start(_ arguments: [String]) throws -> (ProcessExit, URL, URL) {
     let process = Process()
     process.executableURL = try Self.democli()
     process.arguments = arguments
@@ -45,24 +46,24 @@ private final class DemoCLIHome {
     process.standardOutput = try FileHandle(forWritingTo: out)
     process.standardError = try FileHandle(forWritingTo: err)
     process.standardInput = FileHandle.nullDevice
+    let exit = ProcessExit(process)
     try process.run()
-    return (process, out, err)
+    return (exit, out, err)
   }
 
   /// Runs democli to the end, at most 30 seconds.
   func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String) {
-    let (process, out, _) = try start(arguments)
-    try await Self.wait(for: process, seconds: 30)
-    return (process.terminationStatus, try String(contentsOf: out, encoding: .utf8))
+    let (exit, out, _) = try start(arguments)
+    let status = await Self.status(of: exit)
+    return (status, try String(contentsOf: out, encoding: .utf8))
   }
 
-  static func wait(for process: Process, seconds: Double) async throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while process.isRunning, Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
-    if process.isRunning {
-      process.terminate()
-      Issue.record("democli did not finish within \(seconds) s")
+  /// democli's exit status, waiting at most 30 seconds for it (then it is killed: a failure).
+  static func status(of exit: ProcessExit) async -> Int32 {
+    if !(await exit.wait(within: .seconds(30))) {
+      Issue.record("democli did not finish within 30 s")
     }
+    return exit.status
   }
 
   private static func democli() throws -> URL {
@@ -86,13 +87,10 @@ extension OAuthServerIntegrationTests {
     let home = try DemoCLIHome(issuer: server.issuer)
     let (login, loginOut, loginErr) = try home.start(["login", "--env", "dot", "--device"])
     // The person reads the code democli printed, and approves it on the server's pages.
-    var code: String?
-    for _ in 0..<200 where code == nil {
-      try await Task.sleep(nanoseconds: 50_000_000)
+    let code = try await poll(every: .milliseconds(50)) { () -> String? in
       let text = try String(contentsOf: loginErr, encoding: .utf8)
-      if let range = text.range(of: "enter the code ") {
-        code = text[range.upperBound...].split(separator: ".").first.map(String.init)
-      }
+      guard let range = text.range(of: "enter the code ") else { return nil }
+      return text[range.upperBound...].split(separator: ".").first.map(String.init)
     }
     let userCode = try #require(code, "democli printed no code")
     let browser = ScriptedBrowser()
@@ -100,8 +98,7 @@ extension OAuthServerIntegrationTests {
     let entry = try await browser.submit(page, ["username": "ada", "password": "lovelace"])
     let confirm = try await browser.submit(entry, ["user_code": userCode])
     _ = try await browser.submit(confirm, ["action": "accept"])
-    try await DemoCLIHome.wait(for: login, seconds: 30)
-    #expect(login.terminationStatus == 0)
+    #expect(await DemoCLIHome.status(of: login) == 0)
     #expect(try String(contentsOf: loginOut, encoding: .utf8).contains("Logged in to dot."))
 
     let places = try await home.run(["places", "--env", "dot", "--json"])

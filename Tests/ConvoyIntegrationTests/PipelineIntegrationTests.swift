@@ -182,13 +182,25 @@ private let quickRetries = RetryPolicy(maximumRetries: 2, baseDelay: 0.01, jitte
       retryPolicy: RetryPolicy(
         maximumRetries: 1, baseDelay: 0.01, maximumDelay: 30, retryableStatusCodes: [200]),
       adapters: [counter])
+    let delays = Locked<[TimeInterval]>([])
+    let observed = ServerConnection(
+      configuration: connection.configuration, transport: connection.transport,
+      observers: [
+        AnyEventObserver { event in
+          if case .requestRetried(let retry) = event.kind {
+            delays.withLock { $0.append(retry.delay) }
+          }
+        }
+      ])
     let started = Date()
-    await #expect(throws: ServerConnectionError.self) { try await connection.execute(call) }
-    let elapsed = Date().timeIntervalSince(started)
+    await #expect(throws: ServerConnectionError.self) { try await observed.execute(call) }
     #expect(counter.count == 2)
-    // Whole seconds on the wire: a date two seconds ahead is between one and two seconds away.
-    // The upper bound is far below the 30 s cap, which a misread header would run into.
-    #expect(elapsed >= 0.95 && elapsed < 10, "waited \(elapsed) s")
+    // Whole seconds on the wire: a date two seconds ahead is between one and two seconds away;
+    // a misread header would have given the policy's base delay or its 30 s cap instead.
+    let delay = try #require(delays.current.first)
+    #expect(delay >= 0.95 && delay <= 2, "chose a delay of \(delay) s")
+    // And the call did wait that long (a lower bound: a busy machine only adds to it).
+    #expect(Date().timeIntervalSince(started) >= 0.95)
   }
 
   // MARK: Default headers

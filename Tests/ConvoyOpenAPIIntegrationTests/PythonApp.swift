@@ -1,3 +1,4 @@
+import ConvoyTestSupport
 import Foundation
 
 /// A Python web app from `scripts/` serving on a free loopback port, stopped when the test
@@ -109,7 +110,7 @@ struct Failure: Error, CustomStringConvertible {
 
 /// Runs a command to its end (at most `seconds`), returning its status and combined output.
 ///
-/// It waits with `Task.sleep`, never by blocking a thread: a build takes minutes, and a blocked
+/// It waits for the process's end without blocking a thread: a build takes minutes, and a blocked
 /// thread of the small cooperative pool stalls every other test of the process meanwhile.
 func runCommand(
   _ arguments: [String], in directory: URL, within seconds: TimeInterval
@@ -125,13 +126,9 @@ func runCommand(
   process.currentDirectoryURL = directory
   process.standardOutput = handle
   process.standardError = handle
+  let exit = ProcessExit(process)
   try process.run()
-  let deadline = Date().addingTimeInterval(seconds)
-  while process.isRunning, Date() < deadline { try await Task.sleep(nanoseconds: 100_000_000) }
-  if process.isRunning {
-    process.terminate()
-    process.waitUntilExit()
-  }
+  await exit.wait(within: .seconds(seconds))
   try handle.close()
   let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
   return (process.terminationReason == .exit ? process.terminationStatus : -1, output)

@@ -1,4 +1,5 @@
 import ConvoyOpenAPIKit
+import ConvoyTestSupport
 import Foundation
 import Testing
 
@@ -80,13 +81,10 @@ func compilerComplaints(about files: [OpenAPIGenerator.File]) async throws -> St
   let handle = try FileHandle(forWritingTo: output)
   process.standardOutput = handle
   process.standardError = handle
+  let exit = ProcessExit(process)
   try process.run()
   // Bounded: a compiler that hangs fails the test instead of the suite.
-  let deadline = Date().addingTimeInterval(120)
-  // Waits without blocking a thread of the cooperative pool, which every other test shares.
-  while process.isRunning, Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
-  if process.isRunning {
-    process.terminate()
+  guard await exit.wait(within: .seconds(120)) else {
     return "the compiler did not finish within 120 s"
   }
   try handle.close()

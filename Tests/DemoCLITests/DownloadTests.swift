@@ -1,3 +1,4 @@
+import ConvoyTestSupport
 import Foundation
 import Testing
 
@@ -25,10 +26,7 @@ struct DownloadTests {
     let partial = file.path + ".convoy-partial"
     // The default pace (10 MB/s) leaves seconds to interrupt it.
     let running = try sandbox.start(["download", "5", "--output", file.path, "--simulate"])
-    let deadline = Date().addingTimeInterval(15)
-    while Date() < deadline, Self.size(of: partial) < 1_000_000 {
-      try await Task.sleep(nanoseconds: 20_000_000)
-    }
+    _ = try await poll(within: .seconds(15)) { Self.size(of: partial) >= 1_000_000 ? true : nil }
     running.interrupt()
     let interrupted = await running.result()
     #expect(interrupted.status == 130)

@@ -80,13 +80,13 @@ import Testing
     // cancelled once the server holds all three requests, whatever the machine's load.
     let silent = ServerConnection(configuration: .local(port: FaultServer.shared.port))
     let calls = (0..<3).map { _ in FaultServer.FaultCall(fault: .neverAnswers) }
-    let completed = Completion()
+    let completed = OneShot<(any Error)?>()
     let token = silent.run(
       SilentGroupJob(calls: calls), completionQueue: DispatchQueue(label: "integration")
-    ) { completed.record($0.failure) }
+    ) { completed.fulfil($0.failure) }
     for call in calls { try await FaultServer.shared.waitForRequest(key: call.key) }
     token.cancel()
-    let error = try await completed.value()
+    let error = await completed.value()
     #expect(error?.isCancellation == true)
   }
 
@@ -120,33 +120,5 @@ extension Result {
   fileprivate var failure: Failure? {
     if case .failure(let error) = self { return error }
     return nil
-  }
-}
-
-/// A one-shot value a callback sets and a test waits for.
-private final class Completion: @unchecked Sendable {
-  private let lock = NSLock()
-  private var outcome: Result<(any Error)?, Never>?
-  private var waiter: CheckedContinuation<(any Error)?, Never>?
-
-  func record(_ error: (any Error)?) {
-    let waiter = lock.withLock {
-      outcome = .success(error)
-      defer { self.waiter = nil }
-      return self.waiter
-    }
-    waiter?.resume(returning: error)
-  }
-
-  /// The recorded error (nil for a success), once the callback has run; the suite's time limit
-  /// bounds the wait.
-  func value() async throws -> (any Error)? {
-    await withCheckedContinuation { continuation in
-      let ready = lock.withLock { () -> Result<(any Error)?, Never>? in
-        if outcome == nil { waiter = continuation }
-        return outcome
-      }
-      if case .success(let error) = ready { continuation.resume(returning: error) }
-    }
   }
 }

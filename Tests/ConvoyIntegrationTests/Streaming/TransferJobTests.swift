@@ -57,8 +57,8 @@ struct TransferJobTests {
   @Test(arguments: TransportUnderTest.allCases)
   func theJobsTokenClosesARunningStream(_ kind: TransportUnderTest) async throws {
     let connection = try streamingConnection(kind, networkLimit: 1)
-    let started = Locked(false)
-    let outcome = Locked<Result<Int, any Error>?>(nil)
+    let started = OneShot<Void>()
+    let outcome = OneShot<Result<Int, any Error>>()
     let token = connection.run(
       Built { connection in
         connection.streamOperation(
@@ -66,27 +66,19 @@ struct TransferJobTests {
         ) { stream in
           var count = 0
           for try await chunk in stream.body {
-            started.withLock { $0 = true }
+            started.fulfil(())
             count += chunk.count
           }
           return count
         }
       }, completionQueue: DispatchQueue(label: "test")
-    ) { result in outcome.withLock { $0 = result } }
-    try await waitUntil { started.withLock { $0 } }
+    ) { result in outcome.fulfil(result) }
+    await started.value()
     token.cancel()
-    try await waitUntil { outcome.withLock { $0 != nil } }
-    let result = try #require(outcome.withLock { $0 })
+    let result = await outcome.value()
     #expect(throws: ServerConnectionError.cancelled) { try result.get() }
     // The slot is free again: the only one the connection has.
     let answer = try await connection.execute(StreamCall(path: "/get"))
     #expect(answer.response.statusCode == 200)
   }
-}
-
-/// Polls `condition` every 10 ms for at most 10 s.
-private func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-  let deadline = Date().addingTimeInterval(10)
-  while !condition(), Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
-  #expect(condition())
 }

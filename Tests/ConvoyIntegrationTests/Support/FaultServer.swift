@@ -120,6 +120,8 @@ final class FaultServer: Sendable {
 
     var path: String { fault.rawValue }
     var queryItems: [URLQueryItem] { [URLQueryItem(name: "key", value: key)] }
+    /// The path with its query, for a test that sends the call by hand.
+    var target: String { "\(fault.rawValue)?key=\(key)" }
   }
 
   /// `/together`: answered 200 only once `count` requests with `key` are held at once (504 after

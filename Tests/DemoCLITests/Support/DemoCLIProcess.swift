@@ -1,3 +1,4 @@
+import ConvoyTestSupport
 import Foundation
 import Testing
 
@@ -24,7 +25,7 @@ final class RunningDemoCLI: Sendable {
   static let timeLimit: TimeInterval = 30
 
   private let process: Process
-  private let exited = DispatchSemaphore(value: 0)
+  private let exit: ProcessExit
   private let stdoutFile: URL
   private let stderrFile: URL
 
@@ -67,8 +68,7 @@ final class RunningDemoCLI: Sendable {
       process.standardOutput = terminal.device
       process.standardError = terminal.device
     }
-    let exited = self.exited
-    process.terminationHandler = { _ in exited.signal() }
+    exit = ProcessExit(process)
     try process.run()
   }
 
@@ -91,38 +91,19 @@ final class RunningDemoCLI: Sendable {
   func waitForStderr(
     _ limit: TimeInterval = 10, until condition: @Sendable (String) -> Bool
   ) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(limit)
-    while Date() < deadline {
-      if condition(stderrSoFar) { return true }
-      try await Task.sleep(nanoseconds: 20_000_000)
-    }
-    return false
+    try await poll(within: .seconds(limit)) { condition(stderrSoFar) ? true : nil } ?? false
   }
 
   /// Waits until `condition` holds for standard output, for at most `limit` seconds.
   func waitForStdout(
     _ limit: TimeInterval = 10, until condition: @Sendable (String) -> Bool
   ) async throws -> Bool {
-    let deadline = Date().addingTimeInterval(limit)
-    while Date() < deadline {
-      if condition(stdoutSoFar) { return true }
-      try await Task.sleep(nanoseconds: 20_000_000)
-    }
-    return false
+    try await poll(within: .seconds(limit)) { condition(stdoutSoFar) ? true : nil } ?? false
   }
 
   /// Waits for the process to end, killing it after ``timeLimit``.
   func result() async -> DemoCLIResult {
-    let exited = self.exited
-    let inTime = await withCheckedContinuation { continuation in
-      // The semaphore wait blocks, so it happens off Swift's cooperative threads.
-      DispatchQueue.global().async {
-        continuation.resume(returning: exited.wait(timeout: .now() + Self.timeLimit) == .success)
-      }
-    }
-    if !inTime {
-      kill(process.processIdentifier, SIGKILL)
-      exited.wait()
+    if !(await exit.wait(within: .seconds(Self.timeLimit))) {
       Issue.record("democli \(process.arguments ?? []) did not end within \(Self.timeLimit) s")
     }
     return DemoCLIResult(

@@ -1,3 +1,4 @@
+import ConvoyTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -32,12 +33,11 @@ final class PseudoTerminal: @unchecked Sendable {
   /// Reads what the program wrote until `text` appears or `limit` seconds pass.
   @discardableResult
   func read(until text: String, limit: TimeInterval = 10) async -> Bool {
-    let deadline = Date().addingTimeInterval(limit)
-    while !transcript.contains(text), Date() < deadline {
+    let seen = try? await poll(every: .milliseconds(10), within: .seconds(limit)) {
       drain()
-      try? await Task.sleep(nanoseconds: 10_000_000)
+      return transcript.contains(text) ? true : nil
     }
-    return transcript.contains(text)
+    return seen ?? false
   }
 
   /// Reads whatever is waiting.
