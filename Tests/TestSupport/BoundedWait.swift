@@ -8,19 +8,50 @@ import Foundation
 /// process writes).
 public enum BoundedWait {
   /// Runs `work`, or gives up after `limit`; `nil` when the time ran out first.
+  ///
+  /// Work that never finishes (a continuation never resumed) is left behind rather than waited
+  /// for, so the bound holds whatever the work does.
   public static func value<Value: Sendable>(
     within limit: Duration, _ work: @escaping @Sendable () async -> Value
   ) async -> Value? {
-    await withTaskGroup(of: Value?.self) { group in
-      group.addTask { await work() }
-      group.addTask {
+    let first = FirstOf<Value?>()
+    return await withCheckedContinuation { continuation in
+      first.setWaiter(continuation)
+      Task { first.give(await work()) }
+      Task {
         try? await Task.sleep(for: limit)
-        return nil
+        first.give(nil)
       }
-      let first = await group.next() ?? nil
-      group.cancelAll()
-      return first
     }
+  }
+}
+
+/// Hands the first value given to the one waiter; later ones are dropped.
+private final class FirstOf<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var waiter: CheckedContinuation<Value, Never>?
+  private var given: Value?
+  private var isGiven = false
+
+  func setWaiter(_ continuation: CheckedContinuation<Value, Never>) {
+    let (done, value) = lock.withLock { () -> (Bool, Value?) in
+      if isGiven { return (true, given) }
+      waiter = continuation
+      return (false, nil)
+    }
+    // `given` is set whenever `isGiven` is.
+    if done, let value { continuation.resume(returning: value) }
+  }
+
+  func give(_ value: Value) {
+    let waiter = lock.withLock { () -> CheckedContinuation<Value, Never>? in
+      guard !isGiven else { return nil }
+      isGiven = true
+      given = value
+      defer { self.waiter = nil }
+      return self.waiter
+    }
+    waiter?.resume(returning: value)
   }
 }
 
