@@ -22,14 +22,17 @@ import Testing
       var configuration = ServerConfiguration(environment: .local, baseURL: server.baseURL)
       configuration.timeout = timeout
       configuration.retryPolicy = RetryPolicy(maximumRetries: 0)
-      let transport: any HTTPTransport
+      return ServerConnection(configuration: configuration, transport: try transport())
+    }
+
+    /// A fresh transport of this kind.
+    func transport() throws -> any HTTPTransport {
       switch self {
-      case .urlSession: transport = URLSessionTransport()
+      case .urlSession: URLSessionTransport()
       #if os(Linux)
-        case .curl: transport = try CurlTransport()
+        case .curl: try CurlTransport()
       #endif
       }
-      return ServerConnection(configuration: configuration, transport: transport)
     }
   }
 
