@@ -24,6 +24,25 @@ can ask how often the client tried (retries):
                        to each; 504 "alone" to any still waiting after TOGETHER_SECONDS, and at
                        once to one that comes after the N met. Proves that a client sent
                        requests side by side, whatever the machine's load.
+  /lowercase-protocol  a status line "Http/1.1 200 OK" (the protocol name in the wrong case),
+                       then a valid two-byte body "ok": not HTTP, so a malformed answer
+  /no-reason-phrase    a status line "HTTP/1.1 200" with no space and no reason phrase after the
+                       code, then a valid two-byte body "ok": valid HTTP, a 200
+  /conflicting-content-length
+                       "Content-Length: 10, 4" (one line, two different values) and a four-byte
+                       body "abcd", then a clean close: invalid framing, a malformed answer
+  /chunked-trailers    a chunked body "hello" in two chunks ("hel", "lo") followed by the trailer
+                       field "X-Checksum: 5d41402a" before the final CRLF
+  /range-ignoring-if-range?version=N[&cut=M]
+                       a 1,000-byte resource whose every byte is the letter
+                       chr(ord("a") + N % 26), with ETag "vN" (quoted, strong) and Last-Modified
+                       N days after 2020-01-01 (N a whole number, 0 when missing). Without a
+                       Range header: 200 with the whole body, or with cut=M (0 < M < 1000) a head
+                       announcing 1,000 bytes, the first M of them, then a clean close. With
+                       "Range: bytes=X-" (X < 1000): 206, Content-Range "bytes X-999/1000" and
+                       bytes X to 999, whatever If-Range says (a server that ignores If-Range);
+                       X >= 1000: 416 with "Content-Range: bytes */1000". Any other Range form
+                       is ignored (200).
 """
 import os
 import socket
@@ -106,7 +125,46 @@ def wait_together(key: str, count: int) -> bool:
         return True
 
 
-def answer(connection: socket.socket, path: str, target: str) -> None:
+def header_value(head: str, wanted: str) -> str:
+    """The value of the request header `wanted` (any case), or "" when absent."""
+    for line in head.split("\r\n")[1:]:
+        name, colon, value = line.partition(":")
+        if colon and name.strip().lower() == wanted.lower():
+            return value.strip()
+    return ""
+
+
+def range_ignoring_if_range(target: str, head: str) -> bytes:
+    """/range-ignoring-if-range: see the module's docstring."""
+    asked = query_value(target, "version")
+    version = int(asked) if asked.isdigit() else 0
+    body = bytes([ord("a") + version % 26]) * 1000
+    modified = time.strftime(
+        "%a, %d %b %Y %H:%M:%S GMT", time.gmtime(1577836800 + version * 86400)
+    )
+    validators = b'ETag: "v%d"\r\nLast-Modified: %s\r\n' % (version, modified.encode())
+    requested = header_value(head, "Range")
+    if requested.startswith("bytes=") and requested.endswith("-") and requested[6:-1].isdigit():
+        first = int(requested[6:-1])
+        if first >= len(body):
+            return (
+                b"HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */1000\r\n"
+                b"Content-Length: 0\r\nConnection: close\r\n\r\n"
+            )
+        return (
+            b"HTTP/1.1 206 Partial Content\r\n%sContent-Range: bytes %d-999/1000\r\n"
+            b"Content-Length: %d\r\nConnection: close\r\n\r\n%s"
+            % (validators, first, len(body) - first, body[first:])
+        )
+    cut = query_value(target, "cut")
+    sent = int(cut) if cut.isdigit() and 0 < int(cut) < len(body) else len(body)
+    return (
+        b"HTTP/1.1 200 OK\r\n%sContent-Length: 1000\r\nConnection: close\r\n\r\n%s"
+        % (validators, body[:sent])
+    )
+
+
+def answer(connection: socket.socket, path: str, target: str, head: str) -> None:
     key = key_of(target)
     if path == "/hits":
         with hits_lock:
@@ -155,6 +213,22 @@ def answer(connection: socket.socket, path: str, target: str) -> None:
             connection.sendall(
                 b"HTTP/1.1 504 Gateway Timeout\r\nContent-Length: 5\r\nConnection: close\r\n\r\nalone"
             )
+    elif path == "/lowercase-protocol":
+        connection.sendall(b"Http/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+    elif path == "/no-reason-phrase":
+        connection.sendall(b"HTTP/1.1 200\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+    elif path == "/conflicting-content-length":
+        connection.sendall(
+            b"HTTP/1.1 200 OK\r\nContent-Length: 10, 4\r\nConnection: close\r\n\r\nabcd"
+        )
+    elif path == "/chunked-trailers":
+        connection.sendall(
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n"
+            b"Connection: close\r\n\r\n3\r\nhel\r\n2\r\nlo\r\n0\r\n"
+            b"X-Checksum: 5d41402a\r\n\r\n"
+        )
+    elif path == "/range-ignoring-if-range":
+        connection.sendall(range_ignoring_if_range(target, head))
     else:
         connection.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
     try:
@@ -175,7 +249,7 @@ def handle(connection: socket.socket) -> None:
             with hits_lock:
                 hits[key] = hits.get(key, 0) + 1
         if path:
-            answer(connection, path, target)
+            answer(connection, path, target, head)
         else:
             connection.close()
     except OSError:
