@@ -6,7 +6,8 @@ import Foundation
 #endif
 
 /// `scripts/fault_server.py` on a free loopback port: a server that misbehaves on purpose (resets,
-/// early closes, short bodies, garbage status lines, bad headers and chunks, stalls), started
+/// early closes, short bodies, garbage or odd status lines, bad headers, framing and chunks,
+/// trailers, stalls, ranges that ignore `If-Range`), started
 /// once per test process and stopped at exit.
 final class FaultServer: LoopbackServer {
   let server: LoopbackServerProcess
@@ -24,6 +25,15 @@ final class FaultServer: LoopbackServer {
     case invalidHeader = "/invalid-header"
     case invalidChunked = "/invalid-chunked"
     case stallDuringBody = "/stall-during-body"
+    /// `Http/1.1 200 OK`: the protocol name in the wrong case, so not HTTP.
+    case lowercaseProtocol = "/lowercase-protocol"
+    /// `HTTP/1.1 200` with no reason phrase: valid HTTP.
+    case noReasonPhrase = "/no-reason-phrase"
+    /// `Content-Length: 10, 4` over a four-byte body: invalid framing.
+    case conflictingContentLength = "/conflicting-content-length"
+    /// A chunked `hello` followed by a trailer field. Never through `URLSessionTransport` on
+    /// Linux: FoundationNetworking kills the process on it.
+    case chunkedTrailers = "/chunked-trailers"
 
     var description: String { String(rawValue.dropFirst()) }
   }
