@@ -80,7 +80,7 @@ public final class URLSessionTransport: HTTPTransport {
   }
 
   /// Sends the request with a data task, or an upload task when the body is a file, whose
-  /// events the session's delegate collects into one answer (``BufferingReceiver``): only the
+  /// events the session's delegate collects into one answer (`BufferingReceiver`): only the
   /// delegate sees the head of an answer whose body then fails.
   public func startTransfer(
     _ request: TransportRequest,
