@@ -18,9 +18,10 @@ struct FileDownloader<Request: RequestDescribing>: Sendable {
     try partial.checkDestination()
     let url = try pipeline.configuration.url(path: request.path)
     var drops = 0
+    var isRefetchingWhole = false
     let retryPolicy = request.retryPolicy ?? pipeline.configuration.retryPolicy
     while true {
-      let resume = partial.resumePoint(for: url)
+      let resume = isRefetchingWhole ? nil : partial.resumePoint(for: url)
       let stream: ResponseStream
       if let resume {
         let range: HTTPHeaders = ["Range": "bytes=\(resume.offset)-", "If-Range": resume.validator]
@@ -29,9 +30,19 @@ struct FileDownloader<Request: RequestDescribing>: Sendable {
       } else {
         stream = try await pipeline.openStream(request, options: options)
       }
+      if let resume, stream.head.statusCode == 206,
+        !resume.record.isSameRepresentation(as: stream.head)
+      {
+        // The range is of another version of the file: appending it would splice two files.
+        stream.body.buffer.cancel()
+        partial.discard()
+        isRefetchingWhole = true
+        continue
+      }
       let plan = try plan(
         for: stream.head, resumingAt: resume?.offset, partial: partial, requestedURL: url)
       partial.save(plan.record)
+      isRefetchingWhole = false
       let writer = try partial.openForWriting(at: plan.offset)
       report(writer.offset, of: plan.totalBytes)
       do {

@@ -31,6 +31,27 @@ struct PartialDownload {
       if let entityTag, !entityTag.hasPrefix("W/") { return entityTag }
       return lastModified
     }
+
+    /// Whether a `206` answer is a range of the same representation as the partial file.
+    ///
+    /// A server that honours `Range` but ignores `If-Range` answers 206 for a changed file too;
+    /// only the answer's own validators tell. The one sent in `If-Range` must come back equal (a
+    /// strong entity tag compared strongly, RFC 9110 §8.8.3.2), and no other validator both
+    /// carry may differ (§14.4: parts combine only when they share a strong validator).
+    func isSameRepresentation(as head: HTTPResponse) -> Bool {
+      let answerTag = head.headers["ETag"]
+      let answerDate = head.headers["Last-Modified"]
+      if let entityTag, !entityTag.hasPrefix("W/") {
+        guard answerTag == entityTag else { return false }
+      } else if let lastModified {
+        guard answerDate == lastModified else { return false }
+      } else {
+        return false
+      }
+      if let entityTag, let answerTag, entityTag != answerTag { return false }
+      if let lastModified, let answerDate, lastModified != answerDate { return false }
+      return true
+    }
   }
 
   init(destination: URL) {
@@ -52,15 +73,16 @@ struct PartialDownload {
     }
   }
 
-  /// Where to resume `url`, if the partial file belongs to it and can be validated.
-  func resumePoint(for url: URL?) -> (offset: Int64, validator: String)? {
+  /// Where to resume `url`, if the partial file belongs to it and can be validated, with what
+  /// was stored about it.
+  func resumePoint(for url: URL?) -> (offset: Int64, validator: String, record: Record)? {
     guard let data = try? Data(contentsOf: recordURL),
       let record = try? JSONDecoder().decode(Record.self, from: data),
       record.url == url?.absoluteString, let validator = record.rangeValidator,
       let size = fileSize(dataURL), size > 0
     else { return nil }
     if let total = record.totalBytes, size > total { return nil }
-    return (size, validator)
+    return (size, validator, record)
   }
 
   func save(_ record: Record) {

@@ -43,21 +43,32 @@ extension CallPipeline {
               buffer: body,
               errorContext: ErrorContext(method: request.method, url: head.url)))
         })
+      // The observer lives in the buffer until the transfer ends, so it holds plain values: a
+      // captured stream would hold its own lease and keep a dropped stream's transfer open.
+      let url = stream.head.url
+      let buffer = stream.body.buffer
       stream.body.whenOver { result in
         let error: (any Error)? =
           switch result {
           case .success: nil
           case .failure(let failure) where failure.kind == .cancelled:
-            // A reader that stopped early ended the stream on purpose.
-            nil
+            // A reader that stopped early ended the stream on purpose; a stream let go unread
+            // ends its call as cancelled, with a notice, since nothing read what was asked for.
+            buffer.closing == .dropped ? ServerConnectionError.cancelled : nil
           case .failure(let failure):
             ServerConnectionError.transportFailed(
-              failure, ErrorContext(method: request.method, url: stream.head.url))
+              failure, ErrorContext(method: request.method, url: url))
           }
+        if buffer.closing == .dropped {
+          EventEmitter.notice(
+            to: events.observers,
+            "A stream of \(request.method.rawValue) \(url.map(SecretRedactor.redact) ?? "?") was "
+              + "let go before its body was read; its transfer was closed.")
+        }
         if let error {
-          events.emitEnd(error, url: stream.head.url, startedAt: start)
+          events.emitEnd(error, url: url, startedAt: start)
         } else {
-          events.emitFinished(url: stream.head.url, startedAt: start, status: status)
+          events.emitFinished(url: url, startedAt: start, status: status)
         }
       }
       return stream

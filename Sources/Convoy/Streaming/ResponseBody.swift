@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Read it once. Memory stays bounded by ``StreamOptions/bufferSize``: a reader that is slower
 /// than the network pauses the transfer instead of letting bytes pile up. Ending the loop early,
-/// or cancelling its task, closes the transfer at once. A transfer that fails part-way throws
-/// ``ServerConnectionError`` after the bytes that did arrive.
+/// cancelling its task, or letting the last copy of the stream go unread closes the transfer at
+/// once. A transfer that fails part-way throws ``ServerConnectionError`` after the bytes that did
+/// arrive.
 public struct ResponseBody: AsyncSequence, Sendable {
   /// A piece of the body.
   public typealias Element = Data
@@ -18,12 +19,12 @@ public struct ResponseBody: AsyncSequence, Sendable {
   init(buffer: StreamBuffer, errorContext: ErrorContext) {
     self.buffer = buffer
     self.errorContext = errorContext
-    self.lease = StreamLease(buffer)
+    self.lease = StreamLease(buffer, closing: .dropped)
   }
 
   /// Creates the iterator.
   public func makeAsyncIterator() -> Iterator {
-    Iterator(body: self, lease: StreamLease(buffer))
+    Iterator(body: self, lease: StreamLease(buffer, closing: .readerLeft))
   }
 
   /// Runs `action` once the body has ended, failed or been closed.
@@ -53,14 +54,22 @@ public struct ResponseBody: AsyncSequence, Sendable {
 }
 
 /// Cancels a stream's transfer when the last holder of it goes away; harmless once it ended.
+///
+/// Nothing the buffer holds (its end observers, its transport handle) may hold a lease, or the
+/// lease would keep itself alive as long as the transfer runs: a stream let go unread would keep
+/// its connection and its network slot.
 final class StreamLease: Sendable {
   private let buffer: StreamBuffer
+  private let closing: StreamBuffer.Closing
 
-  init(_ buffer: StreamBuffer) {
+  /// `closing` says why the transfer stops if this lease is the one that closes it.
+  init(_ buffer: StreamBuffer, closing: StreamBuffer.Closing) {
     self.buffer = buffer
+    self.closing = closing
+    if closing == .readerLeft { buffer.noteReader() }
   }
 
   deinit {
-    buffer.closeIfOpen()
+    buffer.closeIfOpen(closing)
   }
 }

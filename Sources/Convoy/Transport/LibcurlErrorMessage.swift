@@ -68,6 +68,9 @@
       "chunked-encoding",  // "Illegal or missing hexadecimal sequence in chunked-encoding"
       "chunk size",
       "malformed encoding",
+      // FoundationNetworking's own head parser refused a line libcurl handed it ("Failed writing
+      // header"), e.g. a status line without a reason phrase: the head cannot be read there.
+      "failed writing header",
     ]
 
     private static let lostPhrases = [

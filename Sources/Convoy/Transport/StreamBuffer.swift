@@ -21,6 +21,8 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
   private var bodyWaiter: CheckedContinuation<Void, Never>?
   private var endObservers: [@Sendable (Result<TransferMetrics, TransportFailure>) -> Void] = []
   private var bytesDelivered: Int64 = 0
+  private var hasReader = false
+  private var closedBy: Closing?
 
   /// Beyond this many waiting bytes the stream fails with
   /// ``TransportFailure/Kind/readerTooSlow``: only a transport that cannot pause gets here, since
@@ -55,11 +57,33 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
       .failure(TransportFailure(kind: .cancelled, detail: "cancelled by the caller")))
   }
 
+  /// Why a transfer was closed before its end by the stream's own values going away.
+  enum Closing: Sendable {
+    /// A loop (an iterator) read the body and stopped before its end.
+    case readerLeft
+    /// The stream was let go with no iterator ever made: nothing read it.
+    case dropped
+  }
+
+  /// Records that an iterator reads the body, so that its end is not taken for a drop.
+  func noteReader() {
+    lock.withLock { hasReader = true }
+  }
+
   /// Stops the transfer if it is still running; a reader that left early needs nothing more.
-  func closeIfOpen() {
-    guard lock.withLock({ end == nil }) else { return }
+  /// A drop by a stream whose body some iterator read counts as the reader leaving.
+  func closeIfOpen(_ closing: Closing) {
+    let isOpen = lock.withLock { () -> Bool in
+      guard end == nil else { return false }
+      closedBy = closing == .dropped && hasReader ? .readerLeft : closing
+      return true
+    }
+    guard isOpen else { return }
     cancel()
   }
+
+  /// How the transfer was closed early by the stream's values going away, `nil` when it was not.
+  var closing: Closing? { lock.withLock { closedBy } }
 
   /// Runs `action` once the transfer is over (at once if it already is).
   func whenOver(_ action: @escaping @Sendable (Result<TransferMetrics, TransportFailure>) -> Void) {

@@ -60,9 +60,16 @@ final class URLSessionStreamingTask: StreamingTransferHandle, @unchecked Sendabl
 
   // MARK: - Delegate events (the session's serial delegate queue)
 
-  func didReceive(_ response: URLResponse) {
-    guard let http = response as? HTTPURLResponse else { return }
+  /// - Returns: Whether the task may go on; `false` for a head whose framing is broken, which
+  ///   has ended the transfer as a malformed answer.
+  func didReceive(_ response: URLResponse) -> Bool {
+    guard let http = response as? HTTPURLResponse else { return true }
+    if let problem = URLSessionTransport.framingProblem(of: http) {
+      didFail(TransportFailure(kind: .badServerResponse, detail: problem))
+      return false
+    }
     deliverHead(http)
+    return true
   }
 
   func didReceive(_ data: Data) {

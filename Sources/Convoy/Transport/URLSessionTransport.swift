@@ -79,39 +79,14 @@ public final class URLSessionTransport: HTTPTransport {
     DispatchQueue.global().async { session.invalidateAndCancel() }
   }
 
-  /// Sends the request with a data task, or an upload task when the body is a file.
+  /// Sends the request with a data task, or an upload task when the body is a file, whose
+  /// events the session's delegate collects into one answer (`BufferingReceiver`): only the
+  /// delegate sees the head of an answer whose body then fails.
   public func startTransfer(
     _ request: TransportRequest,
     completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
   ) -> any TransferHandle {
-    let urlRequest = Self.sessionRequest(for: request)
-    let handle = Handle()
-    let startDate = Date()
-    let bytesSent = Self.bodySize(of: request)
-    let trustFailures = self.trustFailures
-    let finish: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
-      if let identifier = handle.task?.taskIdentifier,
-        let failure = trustFailures.withLock({ $0.removeValue(forKey: identifier) })
-      {
-        completion(.failure(failure))
-        return
-      }
-      completion(
-        Self.result(
-          data: data, response: response ?? handle.task?.response, error: error,
-          cancelledByCaller: handle.isCancelled,
-          metrics: TransferMetrics(
-            startDate: startDate, duration: Date().timeIntervalSince(startDate),
-            bytesReceived: data?.count ?? 0, bytesSent: bytesSent)))
-    }
-    let task: URLSessionTask
-    if let fileURL = request.bodyFileURL {
-      task = session.uploadTask(with: urlRequest, fromFile: fileURL, completionHandler: finish)
-    } else {
-      task = session.dataTask(with: urlRequest, completionHandler: finish)
-    }
-    handle.start(task)
-    return handle
+    startStreamingTransfer(request, receiver: BufferingReceiver(completion: completion))
   }
 
   /// Streams the answer to `receiver` through the session's delegate. Pausing suspends the
@@ -150,21 +125,11 @@ public final class URLSessionTransport: HTTPTransport {
     request.urlRequest.httpBody?.count ?? request.bodyFileURL.flatMap(Self.fileSize) ?? 0
   }
 
-  private static func result(
-    data: Data?, response: URLResponse?, error: (any Error)?, cancelledByCaller: Bool,
-    metrics: TransferMetrics
-  ) -> Result<TransportResponse, TransportFailure> {
-    if cancelledByCaller {
-      return .failure(TransportFailure(kind: .cancelled, detail: "cancelled by the caller"))
-    }
-    // A refused authentication challenge ends the task with -999 while `response` holds the 401.
-    if let http = response as? HTTPURLResponse,
-      error == nil || (error as? URLError)?.code == .cancelled
-    {
-      return .success(
-        TransportResponse(httpURLResponse: http, data: data ?? Data(), metrics: metrics))
-    }
-    return .failure(failure(for: error))
+  /// Why `response`'s head cannot frame a body (``ContentLengthField``), or `nil`. The session
+  /// joins repeated fields with ", ", which the check reads as one list.
+  static func framingProblem(of response: HTTPURLResponse) -> String? {
+    guard let length = response.value(forHTTPHeaderField: "Content-Length") else { return nil }
+    return ContentLengthField.problem(in: [length])
   }
 
   /// The failure for a task that ended with `error` and no HTTP answer to report.
@@ -204,32 +169,6 @@ public final class URLSessionTransport: HTTPTransport {
     (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue
   }
 
-  private final class Handle: TransferHandle, @unchecked Sendable {
-    private let lock = NSLock()
-    private var _task: URLSessionTask?
-    private var _isCancelled = false
-
-    var task: URLSessionTask? { lock.withLock { _task } }
-    var isCancelled: Bool { lock.withLock { _isCancelled } }
-
-    func start(_ task: URLSessionTask) {
-      let cancelledEarly = lock.withLock {
-        _task = task
-        return _isCancelled
-      }
-      if cancelledEarly { task.cancel() }
-      task.resume()
-    }
-
-    func cancel() {
-      let task = lock.withLock {
-        _isCancelled = true
-        return _task
-      }
-      task?.cancel()
-    }
-  }
-
   private final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let streamingTasks: URLSessionStreamingTasks
     private let trust: URLSessionTrust?
@@ -248,8 +187,8 @@ public final class URLSessionTransport: HTTPTransport {
       _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
       completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-      streamingTasks[dataTask.taskIdentifier]?.didReceive(response)
-      completionHandler(.allow)
+      let proceed = streamingTasks[dataTask.taskIdentifier]?.didReceive(response) ?? true
+      completionHandler(proceed ? .allow : .cancel)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -87,6 +87,35 @@ struct StreamingConformanceTests {
   }
 
   @Test(arguments: TransportUnderTest.allCases)
+  func droppingAStreamUnreadClosesTheTransferAndFreesTheSlot(_ kind: TransportUnderTest)
+    async throws
+  {
+    // One network slot, and a body that would take a minute: only closing the dropped stream's
+    // transfer lets the next call run, and only a close ends its call as cancelled.
+    let events = Locked<[ConvoyEvent]>([])
+    var configuration = ServerConfiguration.local(port: HTTPBin.shared.port)
+    configuration.timeout = 30
+    let connection = ServerConnection(
+      configuration: configuration, transport: try kind.make(),
+      observers: [AnyEventObserver { event in events.withLock { $0.append(event) } }],
+      networkConcurrencyLimit: 1)
+    try await openAndDrop(StreamCall(path: "/drip?duration=60&numbytes=60&delay=0"), connection)
+    let closed = await eventually {
+      events.withLock { $0.contains { $0.name == .requestCancelled } }
+    }
+    #expect(closed, "the dropped stream's call did not end as cancelled")
+    guard closed else { return }
+    let answer = try await connection.execute(StreamCall(path: "/get"))
+    #expect(answer.response.statusCode == 200)
+  }
+
+  /// Opens `call` as a stream and lets it go without reading its body.
+  private func openAndDrop(_ call: StreamCall, _ connection: ServerConnection) async throws {
+    let stream = try await connection.stream(call)
+    #expect(stream.head.statusCode == 200)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
   func cancellingTheReadingTaskClosesTheTransfer(_ kind: TransportUnderTest) async throws {
     let connection = try streamingConnection(kind, networkLimit: 1)
     let reading = OneShot<Void>()

@@ -6,9 +6,9 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// A server that misbehaves on purpose (resets, early closes, short bodies, garbage status lines,
-/// bad headers and chunks, stalls), made of `MockServer` routes in this process and shared by
-/// the tests that need one.
+/// A server that misbehaves on purpose (resets, early closes, short bodies, garbage or odd status
+/// lines, bad headers, framing and chunks, trailers, stalls, ranges that ignore `If-Range`), made
+/// of `MockServer` routes in this process and shared by the tests that need one.
 ///
 /// Every request's `key` query parameter is counted, so a test can ask how often the client
 /// tried (``hits(key:)``). Each answer closes its connection, as a broken server's would.
@@ -39,6 +39,15 @@ final class FaultServer: Sendable {
     /// Reads the request, then sends nothing until the client gives up: only a deadline or a
     /// cancellation ends a call to it, so a test of either needs no clock.
     case neverAnswers = "/never-answers"
+    /// `Http/1.1 200 OK`: the protocol name in the wrong case, so not HTTP.
+    case lowercaseProtocol = "/lowercase-protocol"
+    /// `HTTP/1.1 200` with no reason phrase: valid HTTP.
+    case noReasonPhrase = "/no-reason-phrase"
+    /// `Content-Length: 10, 4` over a four-byte body: invalid framing.
+    case conflictingContentLength = "/conflicting-content-length"
+    /// A chunked `hello` followed by a trailer field. Never through `URLSessionTransport` on
+    /// Linux: FoundationNetworking kills the process on it.
+    case chunkedTrailers = "/chunked-trailers"
 
     var description: String { String(rawValue.dropFirst()) }
 
@@ -64,6 +73,16 @@ final class FaultServer: Sendable {
         var silent = MockAnswer.text("too late")
         silent.headDelay = .seconds(3600)
         return silent
+      case .lowercaseProtocol:
+        return MockAnswer(body: .bytes(Data("ok".utf8)), head: .wrongCaseProtocolName)
+      case .noReasonPhrase:
+        return MockAnswer(body: .bytes(Data("ok".utf8)), head: .noReasonPhrase)
+      case .conflictingContentLength:
+        // `Content-Length: 10, 4` over the four bytes.
+        return MockAnswer(body: .bytes(Data("abcd".utf8)), head: .conflictingContentLength)
+      case .chunkedTrailers:
+        return MockAnswer(
+          body: .chunks([MockChunk("hel"), MockChunk("lo")]), trailers: ["X-Checksum": "5d41402a"])
       }
     }
   }
@@ -83,6 +102,11 @@ final class FaultServer: Sendable {
     var ok = MockAnswer.text("ok")
     ok.closesConnection = true
     mock.route("/ok", answer: ok)
+    mock.route("/range-ignoring-if-range") { request in
+      var answer = FaultServer.rangeIgnoringIfRange(request)
+      answer.closesConnection = true
+      return answer
+    }
     let barrier = TogetherBarrier()
     mock.route("/together") { request in
       let count = Int(request.queryValue("count") ?? "") ?? 2
@@ -91,6 +115,34 @@ final class FaultServer: Sendable {
       answer.closesConnection = true
       return answer
     }
+  }
+
+  /// `/range-ignoring-if-range?version=N[&cut=M]`: a 1,000-byte resource whose every byte is
+  /// `"a" + N % 26`, with `ETag: "vN"` and a `Last-Modified` N days after 2020-01-01, answering
+  /// `Range` with 206 whatever `If-Range` says, as a careless server does. Without `Range` the
+  /// whole body comes (200), cut short after M bytes when `cut` is given.
+  private static func rangeIgnoringIfRange(_ request: RecordedRequest) -> MockAnswer {
+    let version = Int(request.queryValue("version") ?? "") ?? 0
+    let body = Data(repeating: UInt8(ascii: "a") + UInt8(version % 26), count: 1000)
+    let modified = Date(timeIntervalSince1970: 1_577_836_800 + Double(version) * 86_400)
+    let answer = MockAnswer.ranged(
+      body, for: request, etag: "\"v\(version)\"", lastModified: httpDate(modified),
+      honoursIfRange: false)
+    if request.headers["Range"] == nil, let cut = Int(request.queryValue("cut") ?? ""),
+      cut > 0, cut < 1000
+    {
+      return answer.with(fault: .hangUpAfterBodyBytes(cut))
+    }
+    return answer
+  }
+
+  /// `date` as an HTTP date (IMF-fixdate).
+  private static func httpDate(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "GMT")
+    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+    return formatter.string(from: date)
   }
 
   /// The port the server listens on.

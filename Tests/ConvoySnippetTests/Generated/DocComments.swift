@@ -73,13 +73,13 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func LoopbackRedirectListener_22() async throws {
-    #sourceLocation(file: "Sources/Convoy/Authentication/LoopbackRedirectListener.swift", line: 22)
+  static func LoopbackRedirectListener_26() async throws {
+    #sourceLocation(file: "Sources/Convoy/Authentication/LoopbackRedirectListener.swift", line: 26)
     let listener = try LoopbackRedirectListener(timeout: 300) { url in
       print("Open this page to log in: \(url)")
     }
     #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/Authentication/LoopbackRedirectListener.swift", line: 25)
+    #sourceLocation(file: "Sources/Convoy/Authentication/LoopbackRedirectListener.swift", line: 29)
     try await connection.login(through: listener)
     #sourceLocation()
   }

@@ -46,10 +46,12 @@ public struct RetryPolicy: Sendable, Hashable {
   public static let transientStatusCodes: Set<Int> = [408, 429, 502, 503, 504]
 
   /// Failures a moment later may not repeat: timeouts, refused or dropped connections, name
-  /// lookups, a missing network, a garbled answer. TLS and URL errors are not among them.
+  /// lookups, a missing network. TLS and URL errors are not among them, nor a malformed answer
+  /// (``TransportFailure/Kind/badServerResponse``: a broken status line, header or framing),
+  /// which the same server sends again the same way.
   public static let transientFailures: Set<TransportFailure.Kind> = [
     .timedOut, .cannotConnectToHost, .networkConnectionLost, .cannotFindHost,
-    .notConnectedToInternet, .badServerResponse,
+    .notConnectedToInternet,
   ]
 
   /// Failures that happen before a single byte of the request is sent, so that sending it again

@@ -18,6 +18,15 @@
       return field.flatMap { Int($0.value) }
     }
 
+    /// Why the final head's framing cannot be trusted, or `nil`: see ``ContentLengthField``.
+    var framingProblem: String? {
+      let lengths = headers.fields.filter {
+        $0.name.utf8.count == 14 && $0.name.lowercased() == "content-length"
+      }
+      guard !lengths.isEmpty else { return nil }
+      return ContentLengthField.problem(in: lengths.map(\.value))
+    }
+
     /// Takes one raw line, with or without its `CRLF`.
     ///
     /// - Returns: Whether the line was the blank line that completes the final (non-`1xx`) head.

@@ -45,6 +45,8 @@
     private var lastActivity: UInt64 = 0
     private var lastProgress: (received: Int64, sent: Int64) = (0, 0)
     private var isIdleTimedOut = false
+    /// Why the final head was refused (``CurlResponseHead/framingProblem``), once it was.
+    private var malformedHead: String?
 
     // Kept for libcurl, which reads them during the transfer without copying.
     private var headerList: CurlLibrary.SList?
@@ -157,6 +159,9 @@
       if fileReadFailed {
         return .failure(
           TransportFailure(kind: .fileUnreadable, detail: "the body file could not be read"))
+      }
+      if let malformedHead {
+        return .failure(TransportFailure(kind: .badServerResponse, detail: malformedHead))
       }
       if isIdleTimedOut {
         let seconds = Double(idleLimit) / 1_000_000_000
@@ -362,12 +367,19 @@
       body.append(bytes)
     }
 
-    fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
+    /// - Returns: Whether libcurl may go on; `false` stops the transfer at a head whose framing
+    ///   is broken, before libcurl waits for a body length it made up.
+    fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
       lastActivity = DispatchTime.now().uptimeNanoseconds
       let headIsComplete = head.add(line: bytes.bindMemory(to: UInt8.self))
+      if headIsComplete, let problem = head.framingProblem {
+        malformedHead = problem
+        return false
+      }
       // A streaming receiver hears of the head as soon as it is whole, before any body byte:
       // an event stream may send its first event much later.
       if headIsComplete, receiver != nil { deliverHead(currentHead()) }
+      return true
     }
 
     /// - Returns: Whether libcurl may go on; `false` once nothing moved for the idle timeout.
@@ -429,8 +441,9 @@
   }
 
   private let curlWriteHeader: CurlLibrary.DataCallback = { pointer, size, count, userdata in
+    // Any other count than the one given aborts the transfer (CURLE_WRITE_ERROR).
     transfer(userdata).receiveHeader(UnsafeRawBufferPointer(start: pointer, count: size * count))
-    return size * count
+      ? size * count : 0
   }
 
   private let curlReadBody: CurlLibrary.DataCallback = { pointer, size, count, userdata in

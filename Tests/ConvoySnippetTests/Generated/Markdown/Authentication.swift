@@ -70,15 +70,16 @@ private func authenticationStatements() async throws {
     #sourceLocation(file: "Docs/Authentication.md", line: 62)
     // Authorization code + PKCE (S256) in the browser, what apps and tools should use. On the
     // command line a loopback listener on 127.0.0.1 at an ephemeral port receives the redirect
-    // (RFC 8252 §7.3); it gives up with BrowserLoginError.timedOut after `timeout` seconds.
+    // (RFC 8252 §7.3); it gives up with BrowserLoginError.timedOut after `timeout` seconds, and
+    // holds no thread while it waits (dispatch read sources, not a poll loop).
     let listener = try LoopbackRedirectListener(timeout: 300) { url in
       print("Open this page to log in: \(url)")
     }
     #sourceLocation()
-    #sourceLocation(file: "Docs/Authentication.md", line: 68)
+    #sourceLocation(file: "Docs/Authentication.md", line: 69)
     try await connection.login(through: listener)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Authentication.md", line: 70)
+    #sourceLocation(file: "Docs/Authentication.md", line: 71)
     // Device authorization (RFC 8628), for command-line tools: show the code, the person approves
     // on another device, Convoy polls at the server's interval (slow_down adds 5 s) until approved,
     // denied (access_denied) or expired (expired_token). Cancelling the job's token stops polling.
@@ -86,7 +87,7 @@ private func authenticationStatements() async throws {
       print("Open \(authorization.verificationURI) and enter \(authorization.userCode)")
     }
     #sourceLocation()
-    #sourceLocation(file: "Docs/Authentication.md", line: 77)
+    #sourceLocation(file: "Docs/Authentication.md", line: 78)
     // Any grant as a job, cancellable through its token; the job only yields the session.
     let token = connection.run(PasswordLogin(username: name, password: password)) { result in
       if case .success(let session) = result { try? connection.login(session: session) }
@@ -94,17 +95,17 @@ private func authenticationStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Authentication.md", line: 103)
+    #sourceLocation(file: "Docs/Authentication.md", line: 104)
     let outcome = try await connection.logout()   // .revoked, .notAttempted or .failed(error)
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Authentication.md", line: 129)
+    #sourceLocation(file: "Docs/Authentication.md", line: 130)
     for await session in connection.sessionChanges() { updateUI(loggedIn: session != nil) }
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Authentication.md", line: 221)
+    #sourceLocation(file: "Docs/Authentication.md", line: 222)
     connection.operation(for: ClientSecretRequest(email: email, password: password))
       .then { answer in
         connection.operation(for: AccessTokenRequest(

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Collects a streamed transfer whole and hands it on as one ``TransportResponse``: a buffered
+/// call on a transport that sees an answer's head only when it streams.
+///
+/// FoundationNetworking tells a task with a completion handler nothing about a head whose body
+/// then fails (`response` and `task.response` stay `nil`), so a broken framing there would pass
+/// for a lost connection; its delegate hears of the head at once.
+final class BufferingReceiver: TransferReceiver, @unchecked Sendable {
+  private let lock = NSLock()
+  private var head: HTTPResponse?
+  private var body = Data()
+  private let completion: @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+
+  init(completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void) {
+    self.completion = completion
+  }
+
+  func transferDidReceiveHead(_ head: HTTPResponse) {
+    lock.withLock { self.head = head }
+  }
+
+  func transferDidReceiveBody(_ bytes: Data) -> TransferFlow {
+    lock.withLock { body.append(bytes) }
+    return .proceed
+  }
+
+  func transferDidComplete(_ result: Result<TransferMetrics, TransportFailure>) {
+    let (head, body) = lock.withLock { () -> (HTTPResponse?, Data) in
+      defer { self.body = Data() }
+      return (self.head, self.body)
+    }
+    switch result {
+    case .failure(let failure):
+      completion(.failure(failure))
+    case .success(let metrics):
+      guard let head else {
+        completion(
+          .failure(TransportFailure(kind: .badServerResponse, detail: "the answer was not HTTP")))
+        return
+      }
+      completion(.success(TransportResponse(head: head, data: body, metrics: metrics)))
+    }
+  }
+}
