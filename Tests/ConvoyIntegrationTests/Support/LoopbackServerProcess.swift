@@ -25,12 +25,18 @@ struct LoopbackServerProcess: Sendable {
   static func start(
     script: String, arguments: [String], removingAtExit: [URL] = []
   ) -> LoopbackServerProcess {
-    guard let python else {
+    let scriptPath = packageRoot.appendingPathComponent("scripts/" + script).path
+    let process = Process()
+    if let python {
+      process.executableURL = URL(fileURLWithPath: python)
+      process.arguments = [scriptPath] + arguments
+    } else if standardLibraryOnly.contains(script) {
+      // Needs no package: the machine's python3 does, as on a machine with only the toolchain.
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = ["python3", scriptPath] + arguments
+    } else {
       fatalError("the test servers are not installed: run scripts/test, which installs them")
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = [packageRoot.appendingPathComponent("scripts/" + script).path] + arguments
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
@@ -48,6 +54,9 @@ struct LoopbackServerProcess: Sendable {
     }
     return LoopbackServerProcess(host: parts[1], port: port, details: Array(parts.dropFirst(3)))
   }
+
+  /// The scripts that import nothing beyond Python's standard library.
+  static let standardLibraryOnly: Set<String> = ["nginx_server.py"]
 
   /// The Python that runs the servers: `CONVOY_HTTPBIN_PYTHON` (set by `scripts/test`) or the
   /// package's `.venv`; `nil` when neither is there.
