@@ -19,8 +19,12 @@ import Testing
 /// ```
 ///
 /// - Parameters:
+///   - request: The endpoint's request, as the app sends it.
+///   - server: The mock server that answers it.
 ///   - configuration: The configuration to send with (adapters, timeout, retry policy); its base
 ///     URL is replaced by the server's. A local configuration when `nil`.
+///   - expected: The value the response must decode to.
+///   - sourceLocation: Where a miss is reported; the caller's line by default.
 /// - Returns: The response, for further checks; `nil` when the call failed.
 @discardableResult
 public func expect<Request: RequestDescribing, Value: Equatable & Sendable>(
@@ -34,8 +38,15 @@ public func expect<Request: RequestDescribing, Value: Equatable & Sendable>(
 }
 
 /// Expects `request`, sent to `server`, to fail with an error of `category` (as
-/// ``ErrorMessageProvider`` sorts it, e.g. `.notFound` for a 404).
+/// `ErrorMessageProvider` sorts it, e.g. `.notFound` for a 404).
 ///
+/// - Parameters:
+///   - request: The endpoint's request, as the app sends it.
+///   - server: The mock server that answers it.
+///   - configuration: The configuration to send with; its base URL is replaced by the server's.
+///     A local configuration when `nil`.
+///   - category: The category the failure must fall in.
+///   - sourceLocation: Where a miss is reported; the caller's line by default.
 /// - Returns: The error, for further checks; `nil` when the call did not fail.
 @discardableResult
 public func expect<Request: RequestDescribing>(
@@ -53,8 +64,12 @@ public func expect<Request: RequestDescribing>(
 /// Expects `request`, answered by `stub`, to succeed with `expected`.
 ///
 /// - Parameters:
+///   - request: The endpoint's request, as the app sends it.
+///   - stub: The stub transport that answers it.
 ///   - configuration: The configuration to send with; `.local(port: 8080)` when not given (the
 ///     stub answers whatever the host).
+///   - expected: The value the response must decode to.
+///   - sourceLocation: Where a miss is reported; the caller's line by default.
 /// - Returns: The response, for further checks; `nil` when the call failed.
 @discardableResult
 public func expect<Request: RequestDescribing, Value: Equatable & Sendable>(
@@ -69,6 +84,12 @@ public func expect<Request: RequestDescribing, Value: Equatable & Sendable>(
 
 /// Expects `request`, answered by `stub`, to fail with an error of `category`.
 ///
+/// - Parameters:
+///   - request: The endpoint's request, as the app sends it.
+///   - stub: The stub transport that answers it.
+///   - configuration: The configuration to send with; `.local(port: 8080)` when not given.
+///   - category: The category the failure must fall in.
+///   - sourceLocation: Where a miss is reported; the caller's line by default.
 /// - Returns: The error, for further checks; `nil` when the call did not fail.
 @discardableResult
 public func expect<Request: RequestDescribing>(
@@ -89,6 +110,11 @@ public func expect<Request: RequestDescribing>(
 /// The report says what the call produced; what went over the wire is known only to the
 /// connection's own observers, so prefer the mock-server and stub forms where they fit.
 ///
+/// - Parameters:
+///   - request: The endpoint's request, as the app sends it.
+///   - connection: The connection to send it on.
+///   - expected: The value the response must decode to.
+///   - sourceLocation: Where a miss is reported; the caller's line by default.
 /// - Returns: The response, for further checks; `nil` when the call failed.
 @discardableResult
 public func expect<Request: RequestDescribing, Value: Equatable & Sendable>(
@@ -101,6 +127,11 @@ public func expect<Request: RequestDescribing, Value: Equatable & Sendable>(
 
 /// Expects `request`, sent on `connection`, to fail with an error of `category`.
 ///
+/// - Parameters:
+///   - request: The endpoint's request, as the app sends it.
+///   - connection: The connection to send it on.
+///   - category: The category the failure must fall in.
+///   - sourceLocation: Where a miss is reported; the caller's line by default.
 /// - Returns: The error, for further checks; `nil` when the call did not fail.
 @discardableResult
 public func expect<Request: RequestDescribing>(
