@@ -126,7 +126,7 @@ extension ServerConnection {
       root: job.makeOperation(on: self), completionQueue: queue,
       progress: JobProgressTracker(queue: queue, handler: reportProgress), events: events,
       completion: completion)
-    run.start(on: jobQueues, token: token, timeout: job.timeout)
+    run.start(on: jobQueues, token: token, timeout: job.timeout, clock: configuration.clock)
   }
 }
 
