@@ -104,7 +104,7 @@ private func authenticationStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Authentication.md", line: 221)
+    #sourceLocation(file: "Docs/Authentication.md", line: 226)
     connection.operation(for: ClientSecretRequest(email: email, password: password))
       .then { answer in
         connection.operation(for: AccessTokenRequest(
