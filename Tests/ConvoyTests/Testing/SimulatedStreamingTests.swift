@@ -84,6 +84,8 @@ import Testing
       signedSimulatorRequest("v2/places/3/photo"), receiver: receiver)
     defer { handle.cancel() }
     #expect(await receiver.wait { $0.pieces == 1 })
+    // Not yet defended (issue #22): the simulator paces its pieces in real time and shows no
+    // event for "paused", so this looks again after a pause; a late piece would still fail it.
     try await Task.sleep(nanoseconds: 200_000_000)
     #expect(receiver.record.current.pieces == 1)
     #expect(receiver.record.current.completion == nil)
@@ -101,6 +103,9 @@ import Testing
     handle.cancel()
     #expect(await receiver.wait { $0.completion != nil })
     let piecesAtCancel = receiver.record.current.pieces
+    // Not yet defended (issue #22): as above, the simulator has no barrier to wait on after a
+    // cancel; a piece delivered after the completion shows in `callsAfterCompletion` only if it
+    // comes within this pause.
     try await Task.sleep(nanoseconds: 150_000_000)
     let record = receiver.record.current
     #expect(record.pieces == piecesAtCancel)
