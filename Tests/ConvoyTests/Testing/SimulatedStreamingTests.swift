@@ -96,8 +96,10 @@ import Testing
 
   @Test func cancellingStopsTheTransferAtOnceAndReportsIt() async throws {
     let receiver = RecordingReceiver(keepsBytes: false)
-    // Paced, so the transfer is surely in the middle of the body when it is cancelled.
-    let handle = SimulatedPlacesAPI(photoBytesPerSecond: 2_000_000).startStreamingTransfer(
+    // Paced, so the transfer is surely in the middle of the body when it is cancelled: at
+    // 100 kB/s the 40 MB photo takes minutes (at 2 MB/s it once ended by itself, in 30 s, while
+    // the test's task waited for a thread under ThreadSanitizer on two busy cores).
+    let handle = SimulatedPlacesAPI(photoBytesPerSecond: 100_000).startStreamingTransfer(
       signedSimulatorRequest("v2/places/3/photo"), receiver: receiver)
     #expect(await receiver.wait { $0.pieces >= 2 })
     handle.cancel()
