@@ -86,17 +86,24 @@ final class StubDelivery: @unchecked Sendable {
   private let lock = NSRecursiveLock()
   private let exclusion: Exclusion
   private var receiver: Receiver?
+  /// The wait for a delayed answer, dropped when the delivery stops, so that a test clock no
+  /// longer counts it among its pending wake-ups.
+  private let timer = Locked<ClockTimer?>(nil)
 
   init(_ exclusion: Exclusion, receiver: @escaping Receiver) {
     self.exclusion = exclusion
     self.receiver = receiver
   }
 
-  /// Delivers `outcome` on a global queue once its delay has passed.
-  func start(_ outcome: StubOutcome) {
+  /// Delivers `outcome` on a global queue once its delay has passed on `clock`.
+  func start(_ outcome: StubOutcome, clock: any ConvoyClock = .system) {
     let deliver: @Sendable () -> Void = { [self] in self.deliver(outcome.result) }
     if outcome.delay > 0 {
-      DispatchQueue.global().asyncAfter(deadline: .now() + outcome.delay, execute: deliver)
+      // The clock's action must not block (a test clock runs it inside `advance`): hop.
+      let scheduled = clock.schedule(after: outcome.delay) {
+        DispatchQueue.global().async(execute: deliver)
+      }
+      timer.withLock { $0 = scheduled }
     } else {
       DispatchQueue.global().async(execute: deliver)
     }
@@ -107,6 +114,7 @@ final class StubDelivery: @unchecked Sendable {
   /// - Returns: The receiver when it had not run yet, so the caller can report the stop.
   @discardableResult
   func stop() -> Receiver? {
+    timer.withLock { $0 }?.cancel()
     lock.lock()
     defer { lock.unlock() }
     defer { receiver = nil }

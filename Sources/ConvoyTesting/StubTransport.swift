@@ -23,6 +23,15 @@ public final class StubTransport: HTTPTransport {
 
   private let log = Locked<[TransportRequest]>([])
   private let respond: @Sendable (StubRequest) -> StubAnswer
+  private let clockBox = Locked<any ConvoyClock>(.system)
+
+  /// The clock a ``StubAnswer/delayed(_:_:)`` answer waits on: real time unless set. Give it the
+  /// `TestClock` of the connection, and a delayed answer arrives when the test advances the
+  /// clock past its delay.
+  public var clock: any ConvoyClock {
+    get { clockBox.current }
+    set { clockBox.withLock { $0 = newValue } }
+  }
 
   /// Creates a stub that answers every request with `respond`.
   public init(respond: @escaping @Sendable (TransportRequest) -> Answer) {
@@ -60,7 +69,7 @@ public final class StubTransport: HTTPTransport {
               bytesReceived: reply.body.count, bytesSent: stubRequest.body.count))
         })
     }
-    delivery.start(outcome)
+    delivery.start(outcome, clock: clock)
     return StubTransfer(delivery: delivery)
   }
 }

@@ -69,3 +69,18 @@ extension AccessToken: CustomStringConvertible, CustomDebugStringConvertible, Cu
       ])
   }
 }
+
+extension AccessToken {
+  /// The token as issued at `now` on the connection's clock, its lifetime kept.
+  ///
+  /// A token endpoint's answer is dated when it is decoded, in real time; a session counts
+  /// expiry and the refresh margin on its connection's ``ServerConfiguration/clock``, so a fresh
+  /// token is dated on that clock. With the system clock the two dates are microseconds apart.
+  func reissued(at now: Date) -> AccessToken {
+    guard let issuedAt else { return self }
+    var token = self
+    token.issuedAt = now
+    token.expiresAt = expiresAt.map { now.addingTimeInterval($0.timeIntervalSince(issuedAt)) }
+    return token
+  }
+}

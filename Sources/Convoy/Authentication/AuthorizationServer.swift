@@ -75,7 +75,7 @@ final class AuthorizationServer: Sendable {
       var renewed = try await Self.refresh(
         AccessTokenRequest(grant: .refreshToken(refreshToken), client: client, endpoint: endpoint),
         through: pipeline
-      ).accessToken
+      ).accessToken.reissued(at: pipeline.configuration.clock.now)
       // RFC 6749 §6: a server may keep the refresh token and not send it again.
       renewed.refreshToken = renewed.refreshToken ?? refreshToken
       var next = session
@@ -86,7 +86,7 @@ final class AuthorizationServer: Sendable {
     var next = session
     next.accessToken = try await pipeline.run(
       AccessTokenRequest(grant: .clientCredentials, client: client, endpoint: endpoint)
-    ).accessToken
+    ).accessToken.reissued(at: pipeline.configuration.clock.now)
     return next
   }
 

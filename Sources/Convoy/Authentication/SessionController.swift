@@ -49,15 +49,16 @@ final class SessionController: Sendable {
   private let renewal = Locked<Renewal?>(nil)
   private let notifier = Locked<(@Sendable (Session?) -> Void)?>(nil)
   private let problemReporter = Locked<(@Sendable (String) -> Void)?>(nil)
-  private let now: @Sendable () -> Date
+  /// The connection's clock: expiry, the refresh margin and the renewal window are read on it.
+  private let clock: any ConvoyClock
 
   init(
     configuration: AuthenticationConfiguration, store: (any SessionStore)?,
-    now: @escaping @Sendable () -> Date = Date.init
+    clock: any ConvoyClock = .system
   ) {
     self.configuration = configuration
     self.store = store
-    self.now = now
+    self.clock = clock
   }
 
   func setRenewal(_ renew: @escaping Renewal) {
@@ -145,7 +146,7 @@ final class SessionController: Sendable {
       guard let session = state.session else { throw Refusal.notLoggedIn }
       return session.accessToken
     }
-    guard token.expires(within: configuration.refreshMargin, of: now()) else { return token }
+    guard token.expires(within: configuration.refreshMargin, of: clock.now) else { return token }
     return try await renewedToken(replacing: token.value)
   }
 
@@ -177,20 +178,20 @@ final class SessionController: Sendable {
       guard let session = state.session else { return .refused(.notLoggedIn) }
       if state.flight == nil {
         if session.accessToken.value != staleValue,
-          !session.accessToken.expires(within: configuration.refreshMargin, of: now())
+          !session.accessToken.expires(within: configuration.refreshMargin, of: clock.now)
         {
           return .current(session.accessToken)
         }
         // Only renewals of tokens that were not yet due count towards the limit: those are the
         // server rejecting fresh tokens, which can loop. Renewing a token that is due is normal
         // use, however short the lifetime the server chose.
-        if !session.accessToken.expires(within: configuration.refreshMargin, of: now()) {
-          let windowStart = now().addingTimeInterval(-configuration.refreshWindow)
+        if !session.accessToken.expires(within: configuration.refreshMargin, of: clock.now) {
+          let windowStart = clock.now.addingTimeInterval(-configuration.refreshWindow)
           state.renewalDates.removeAll { $0 < windowStart }
           guard state.renewalDates.count < configuration.maximumRefreshesPerWindow else {
             return .refused(.refreshLimitExceeded)
           }
-          state.renewalDates.append(now())
+          state.renewalDates.append(clock.now)
         }
         let flight = Flight()
         state.flight = flight

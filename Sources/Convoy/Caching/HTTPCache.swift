@@ -28,7 +28,8 @@ public final class HTTPCache: Sendable {
 
   private let memory: MemoryCacheStore
   private let disk: DiskCacheStore?
-  let now: @Sendable () -> Date
+  /// The clock freshness and age are judged by.
+  let clock: any ConvoyClock
 
   /// Creates a cache.
   ///
@@ -37,10 +38,12 @@ public final class HTTPCache: Sendable {
   ///   - diskCapacity: Bytes the disk layer may hold; `0` (the default) means no disk layer.
   ///   - directory: Where the disk layer keeps its files; it is created when missing. Give every
   ///     cache its own directory. `nil` uses `Convoy.HTTPCache` in the user's caches directory.
-  ///   - now: The clock freshness is judged by; tests inject one instead of sleeping.
+  ///   - clock: The clock freshness and age are judged by: real time by default; give it the
+  ///     ``ServerConfiguration/clock`` of the connection it serves, so that a test clock ages the
+  ///     stored answers.
   public init(
     memoryCapacity: Int = 4 * 1024 * 1024, diskCapacity: Int = 0, directory: URL? = nil,
-    now: @escaping @Sendable () -> Date = { Date() }
+    clock: any ConvoyClock = .system
   ) {
     memory = MemoryCacheStore(capacity: memoryCapacity)
     if diskCapacity > 0, let directory = directory ?? Self.defaultDirectory {
@@ -48,8 +51,11 @@ public final class HTTPCache: Sendable {
     } else {
       disk = nil
     }
-    self.now = now
+    self.clock = clock
   }
+
+  /// The current date on the cache's clock.
+  func now() -> Date { clock.now }
 
   private static var defaultDirectory: URL? {
     FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first?

@@ -72,7 +72,8 @@ public final class ServerConnection: Sendable {
     self.jobQueues = JobQueues(networkLimit: networkConcurrencyLimit)
     self.callContext = OperationContext(queues: jobQueues, progress: nil)
     self.authentication = SessionController(
-      configuration: configuration.authentication, store: sessionStore)
+      configuration: configuration.authentication, store: sessionStore,
+      clock: configuration.clock)
     // The renewal pipeline has no session of its own, so renewing can never recurse, and it
     // holds no reference back to the controller, so there is no cycle. It reports to the same
     // observers: a renewal is a call like any other, logged and counted, redacted the same way.

@@ -36,6 +36,7 @@ public final class CookieJar: Sendable {
   private let state = Locked<[Cookie]>([])
   private let file: URL?
   private let limits: Limits
+  private let clock: any ConvoyClock
 
   /// Creates a jar.
   ///
@@ -43,26 +44,31 @@ public final class CookieJar: Sendable {
   ///   - file: Where persistent cookies are kept between runs; `nil` keeps them in memory only.
   ///     A file that cannot be read starts an empty jar.
   ///   - limits: Size and count limits.
-  public init(file: URL? = nil, limits: Limits = Limits()) {
+  ///   - clock: The clock expiry is judged by: real time by default; a test passes the
+  ///     `TestClock` of its connection's ``ServerConfiguration/clock``.
+  public init(file: URL? = nil, limits: Limits = Limits(), clock: any ConvoyClock = .system) {
     self.file = file
     self.limits = limits
+    self.clock = clock
     if let file, let data = try? Data(contentsOf: file),
       let saved = try? JSONDecoder().decode([Cookie].self, from: data)
     {
-      let now = Date()
+      let now = clock.now
       state.withLock { $0 = saved.filter { !$0.isExpired(at: now) } }
     }
   }
 
   /// Every cookie the jar holds that has not expired, oldest first.
   public var cookies: [Cookie] {
-    let now = Date()
+    let now = clock.now
     return state.withLock { $0.filter { !$0.isExpired(at: now) } }
   }
 
   /// The `Cookie` header value for a request to `url`, or `nil` when no cookie matches
   /// (RFC 6265 §5.4: longer paths first, then older cookies first).
-  public func cookieHeader(for url: URL, now: Date = Date()) -> String? {
+  /// `now` is the jar's clock unless given.
+  public func cookieHeader(for url: URL, now: Date? = nil) -> String? {
+    let now = now ?? clock.now
     let matching = state.withLock { cookies in
       cookies.filter { !$0.isExpired(at: now) && $0.matches(url) }
     }
@@ -76,7 +82,9 @@ public final class CookieJar: Sendable {
 
   /// Takes the `Set-Cookie` fields of an answer from `url`: new cookies, replacements, and
   /// deletions (an expiry in the past).
-  public func store(setCookieFields values: [String], from url: URL, now: Date = Date()) {
+  /// `now` is the jar's clock unless given.
+  public func store(setCookieFields values: [String], from url: URL, now: Date? = nil) {
+    let now = now ?? clock.now
     let fields = SetCookieParser.fields(values)
     let parsed = fields.compactMap { SetCookieParser.cookie(from: $0, for: url, now: now) }
       .filter { $0.name.utf8.count + $0.value.utf8.count <= limits.bytesPerCookie }

@@ -29,6 +29,10 @@ public struct ServerConfiguration: Sendable {
   public var retryPolicy: RetryPolicy
   /// Where tokens are issued and how they are kept fresh.
   public var authentication: AuthenticationConfiguration
+  /// The time the connection's calls read and wait on: deadlines, retry back-off, token expiry
+  /// and the refresh margin, stream reconnection delays, device-code polling. Real time
+  /// (``SystemClock``) by default; tests pass `ConvoyTesting`'s `TestClock`.
+  public var clock: any ConvoyClock
   /// `baseURL` taken apart once: every call builds a URL, and parsing the base with
   /// `URLComponents` each time cost about as much as the rest of building the request.
   private var parsedBase: ParsedBaseURL?
@@ -41,7 +45,8 @@ public struct ServerConfiguration: Sendable {
     timeout: TimeInterval = 60,
     redirectPolicy: RedirectPolicy = .standard,
     retryPolicy: RetryPolicy = .standard,
-    authentication: AuthenticationConfiguration = AuthenticationConfiguration()
+    authentication: AuthenticationConfiguration = AuthenticationConfiguration(),
+    clock: any ConvoyClock = .system
   ) {
     self.environment = environment
     self.baseURL = baseURL
@@ -50,6 +55,7 @@ public struct ServerConfiguration: Sendable {
     self.redirectPolicy = redirectPolicy
     self.retryPolicy = retryPolicy
     self.authentication = authentication
+    self.clock = clock
     self.parsedBase = ParsedBaseURL(baseURL)
   }
 

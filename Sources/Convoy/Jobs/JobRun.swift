@@ -12,7 +12,7 @@ final class JobRun<Output: Sendable>: @unchecked Sendable {
   private var root: ResultOperation<Output>?
   private var completion: (@Sendable (Result<Output, any Error>) -> Void)?
   private var stopReason: (any Error)?
-  private var deadline: DeadlineScheduler.Token?
+  private var deadline: ClockTimer?
   private let completionQueue: DispatchQueue?
   private let progress: JobProgressTracker
   private let events: JobEventEmitter?
@@ -31,7 +31,8 @@ final class JobRun<Output: Sendable>: @unchecked Sendable {
 
   func start(
     on queues: JobQueues, token: JobToken, timeout: TimeInterval?,
-    timeoutError: any Error = ServerConnectionError.timedOut(ErrorContext())
+    timeoutError: any Error = ServerConnectionError.timedOut(ErrorContext()),
+    clock: any ConvoyClock = .system
   ) {
     guard let rootOperation = lock.withLock({ root }) else { return }
     events?.emitStarted()
@@ -40,7 +41,7 @@ final class JobRun<Output: Sendable>: @unchecked Sendable {
     if let timeout {
       // The shared scheduler drops a cancelled deadline at once; a dispatch timer per job would
       // live on until its deadline even after the job completed.
-      let timer = DeadlineScheduler.shared.schedule(after: timeout) { [weak self] in
+      let timer = clock.schedule(after: timeout) { [weak self] in
         self?.stop(because: timeoutError)
       }
       let isOver = lock.withLock { () -> Bool in

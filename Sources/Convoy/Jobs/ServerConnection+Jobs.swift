@@ -126,7 +126,9 @@ extension ServerConnection {
       root: job.makeOperation(on: self), completionQueue: queue,
       progress: JobProgressTracker(queue: queue, handler: reportProgress), events: events,
       completion: completion)
-    run.start(on: jobQueues, token: token, timeout: job.timeout, timeoutError: job.timeoutError)
+    run.start(
+      on: jobQueues, token: token, timeout: job.timeout, timeoutError: job.timeoutError,
+      clock: configuration.clock)
   }
 }
 

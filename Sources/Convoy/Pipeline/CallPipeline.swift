@@ -100,7 +100,7 @@ struct CallPipeline: Sendable {
       isRetryable: (request.method.isIdempotent || request.allowsRetry) && bodyIsReplayable,
       isBodyReplayable: bodyIsReplayable, attempt: 0, retries: 0,
       retryPolicy: request.retryPolicy ?? configuration.retryPolicy,
-      deadline: Date().addingTimeInterval(timeout), sentRequest: nil)
+      deadline: configuration.clock.now.addingTimeInterval(timeout), sentRequest: nil)
     let body = PreparedBody(request.body)
     defer { body.discard() }
     var chain = authenticationDecisions(for: request) + initialChain
@@ -110,7 +110,7 @@ struct CallPipeline: Sendable {
       // Also after a retry's wait: a call cancelled meanwhile is never sent.
       try Task.checkCancellation(or: .cancelled)
       let transportRequest = try await makeTransportRequest(request, body: body, context: &context)
-      let remaining = context.deadline.timeIntervalSinceNow
+      let remaining = context.deadline.timeIntervalSince(configuration.clock.now)
       guard remaining > 0 else { throw ServerConnectionError.timedOut(context.errorContext()) }
       // Optional only in type: the request was built from the configuration's URL.
       let sentURL = try transportRequest.urlRequest.url ?? configuration.url(path: request.path)
@@ -125,7 +125,9 @@ struct CallPipeline: Sendable {
       case .success(let answer):
         received = answer
       case .failure(.transportFailed(let failure, let errorContext)):
-        guard let delay = context.retryPolicy.delay(after: .failure(failure), context: context)
+        guard
+          let delay = context.retryPolicy.delay(
+            after: .failure(failure), context: context, now: configuration.clock.now)
         else { throw ServerConnectionError.transportFailed(failure, errorContext) }
         try await wait(
           delay, before: &context, url: sentURL, reason: failure.description, events: events)
@@ -193,7 +195,7 @@ struct CallPipeline: Sendable {
           call: events.call, url: url, attempt: context.attempt, delay: delay, reason: reason)))
     guard delay > 0 else { return }
     do {
-      try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+      try await configuration.clock.sleep(for: delay)
     } catch {
       throw .cancelled
     }
@@ -317,7 +319,8 @@ struct CallPipeline: Sendable {
     _ request: TransportRequest, timeout: TimeInterval, context: RequestContext
   ) async -> Result<TransportResponse, ServerConnectionError> {
     await Exchange.perform(
-      request, transport: transport, policy: configuration.redirectPolicy, timeout: timeout
+      request, transport: transport, policy: configuration.redirectPolicy, timeout: timeout,
+      clock: configuration.clock
     ).mapError { Self.error(for: $0, method: context.method) }
   }
 

@@ -86,7 +86,7 @@ extension CallPipeline {
     if let idleTimeout = options.idleTimeout { request.idleTimeout = idleTimeout }
     let opened = await StreamingExchange.open(
       request, transport: transport, policy: configuration.redirectPolicy,
-      headTimeout: headTimeout, bufferCapacity: options.bufferSize)
+      headTimeout: headTimeout, bufferCapacity: options.bufferSize, clock: configuration.clock)
     switch opened {
     case .failure(let failure):
       return .failure(Self.error(for: failure, method: context.method))
@@ -112,15 +112,17 @@ extension CallPipeline {
     progress: @escaping @Sendable (TransferProgress) -> Void
   ) async -> Result<Received, ServerConnectionError> {
     let started = Date()
-    let deadline = started.addingTimeInterval(timeout)
+    let clock = configuration.clock
+    let deadline = clock.now.addingTimeInterval(timeout)
     let opened = await StreamingExchange.open(
       request, transport: transport, policy: configuration.redirectPolicy,
-      headTimeout: timeout, bufferCapacity: 1 << 20, uploadProgress: progress)
+      headTimeout: timeout, bufferCapacity: 1 << 20, clock: clock,
+      uploadProgress: progress)
     switch opened {
     case .failure(let failure):
       return .failure(Self.error(for: failure, method: context.method))
     case .success(let opened):
-      let timer = DeadlineScheduler.shared.schedule(after: deadline.timeIntervalSinceNow) {
+      let timer = clock.schedule(after: deadline.timeIntervalSince(clock.now)) {
         opened.body.cancel()
       }
       defer { timer.cancel() }
@@ -129,7 +131,8 @@ extension CallPipeline {
         while let chunk = try await opened.body.nextChunk() { data.append(chunk) }
       } catch {
         let failure: Exchange.ExchangeFailure =
-          Date() >= deadline ? .deadlinePassed(opened.request) : .transport(error, opened.request)
+          clock.now >= deadline
+          ? .deadlinePassed(opened.request) : .transport(error, opened.request)
         return .failure(Self.error(for: failure, method: context.method))
       }
       let metrics = TransferMetrics(

@@ -132,7 +132,7 @@ public struct ServerSentEventStream<Request: RequestDescribing>: AsyncSequence, 
             url: try? stream.connection.configuration.url(path: stream.request.path),
             attempt: reconnections, delay: delay, reason: reason)))
       do {
-        try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+        try await stream.connection.configuration.clock.sleep(for: delay)
       } catch {
         isOver = true
         throw ServerConnectionError.cancelled

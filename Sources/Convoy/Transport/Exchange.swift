@@ -23,12 +23,14 @@ final class Exchange: @unchecked Sendable {
   private var completion: Completion?
   private var currentHandle: (any TransferHandle)?
   private var currentRequest: TransportRequest
-  private var deadlineTimer: DeadlineScheduler.Token?
+  private var deadlineTimer: ClockTimer?
+  private let clock: any ConvoyClock
 
   init(
     request: TransportRequest, transport: any HTTPTransport, policy: RedirectPolicy,
-    completion: @escaping Completion
+    clock: any ConvoyClock = .system, completion: @escaping Completion
   ) {
+    self.clock = clock
     self.transport = transport
     self.policy = policy
     self.currentRequest = request
@@ -37,7 +39,7 @@ final class Exchange: @unchecked Sendable {
 
   /// Sends the request; the exchange fails with `.deadlinePassed` if it is not over in `timeout`.
   func start(timeout: TimeInterval) {
-    let timer = DeadlineScheduler.shared.schedule(after: timeout) { [weak self] in self?.expire() }
+    let timer = clock.schedule(after: timeout) { [weak self] in self?.expire() }
     lock.withLock { deadlineTimer = timer }
     send(currentRequest, hops: 0)
   }
@@ -109,12 +111,14 @@ extension Exchange {
   /// Runs an exchange as an `async` call; cancelling the task cancels the transfer.
   static func perform(
     _ request: TransportRequest, transport: any HTTPTransport, policy: RedirectPolicy,
-    timeout: TimeInterval
+    timeout: TimeInterval, clock: any ConvoyClock = .system
   ) async -> Result<TransportResponse, ExchangeFailure> {
     let box = Locked<Exchange?>(nil)
     return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        let exchange = Exchange(request: request, transport: transport, policy: policy) {
+        let exchange = Exchange(
+          request: request, transport: transport, policy: policy, clock: clock
+        ) {
           continuation.resume(returning: $0)
         }
         box.withLock { $0 = exchange }

@@ -14,10 +14,10 @@ enum StreamingExchange {
 
   static func open(
     _ request: TransportRequest, transport: any HTTPTransport, policy: RedirectPolicy,
-    headTimeout: TimeInterval, bufferCapacity: Int,
+    headTimeout: TimeInterval, bufferCapacity: Int, clock: any ConvoyClock = .system,
     uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
   ) async -> Result<Opened, Exchange.ExchangeFailure> {
-    let deadline = Date().addingTimeInterval(headTimeout)
+    let deadline = clock.now.addingTimeInterval(headTimeout)
     var current = request
     var hops = 0
     while true {
@@ -25,7 +25,7 @@ enum StreamingExchange {
       // The deadline is for the head only: once the head is in, a late timer must not touch the
       // body, whichever of the two gets to the state first.
       let phase = Locked(HeadPhase.waiting)
-      let timer = DeadlineScheduler.shared.schedule(after: deadline.timeIntervalSinceNow) {
+      let timer = clock.schedule(after: deadline.timeIntervalSince(clock.now)) {
         let expires = phase.withLock { phase in
           guard phase == .waiting else { return false }
           phase = .expired

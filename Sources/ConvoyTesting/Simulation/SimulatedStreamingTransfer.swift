@@ -34,6 +34,8 @@ final class SimulatedStreamingTransfer: StreamingTransferHandle, @unchecked Send
   /// Starts delivering `answer`.
   func start(_ answer: SimulatedStreamAnswer) {
     lock.withLock { isStepPending = true }
+    // Real time on purpose: the simulator stands in for a server in demos (`--simulate`), whose
+    // slow head and paced body take real seconds. Not a wait of a test.
     queue.asyncAfter(deadline: .now() + answer.headDelay) { [self] in
       lock.withLock { isStepPending = false }
       guard !isFinished else { return }
@@ -105,6 +107,7 @@ final class SimulatedStreamingTransfer: StreamingTransferHandle, @unchecked Send
         }
       case .wait(let seconds):
         lock.withLock { isStepPending = true }
+        // Real time on purpose, like the head delay above: the pace of a simulated server.
         queue.asyncAfter(deadline: .now() + seconds) { [self] in
           let paused = lock.withLock {
             isStepPending = false

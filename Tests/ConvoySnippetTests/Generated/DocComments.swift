@@ -145,8 +145,8 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func ServerConnection_125() async throws {
-    #sourceLocation(file: "Sources/Convoy/Connection/ServerConnection.swift", line: 125)
+  static func ServerConnection_126() async throws {
+    #sourceLocation(file: "Sources/Convoy/Connection/ServerConnection.swift", line: 126)
     let answer = try await connection.execute(UploadPhoto(file: photo)) { progress in
       print(progress)  // "1.5 MB of 10 MB"
     }
@@ -658,6 +658,16 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func ConvoyClock_13() throws {
+    #sourceLocation(file: "Sources/Convoy/Support/ConvoyClock.swift", line: 13)
+    let configuration = ServerConfiguration(
+      environment: .local, baseURL: URL(string: "http://127.0.0.1:8080")!, clock: .system)
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/Support/ConvoyClock.swift", line: 15)
+    let inAMinute = configuration.clock.now.addingTimeInterval(60)
+    #sourceLocation()
+  }
+
   static func CurlTransport_19() throws {
     #sourceLocation(file: "Sources/Convoy/Transport/Curl/CurlTransport.swift", line: 19)
     let transport: any HTTPTransport = (try? CurlTransport()) ?? URLSessionTransport()
@@ -813,6 +823,24 @@ extension DocCommentContext {
     #expect(
       await ArticleRequest(id: 9).stubbed(.json(["detail": "Gone"], status: 404))
         .fails(saying: "Gone"))
+    #sourceLocation()
+  }
+
+  static func TestClock_20() async throws {
+    #sourceLocation(file: "Sources/ConvoyTesting/TestClock.swift", line: 20)
+    let clock = TestClock()
+    #sourceLocation()
+    #sourceLocation(file: "Sources/ConvoyTesting/TestClock.swift", line: 21)
+    let sleeper = Task { try await clock.sleep(for: 30) }
+    #sourceLocation()
+    #sourceLocation(file: "Sources/ConvoyTesting/TestClock.swift", line: 22)
+    _ = await clock.waitForWakeUp(in: 30)  // the sleep is scheduled: pendingWakeUps == [30]
+    #sourceLocation()
+    #sourceLocation(file: "Sources/ConvoyTesting/TestClock.swift", line: 23)
+    clock.advance(by: 30)
+    #sourceLocation()
+    #sourceLocation(file: "Sources/ConvoyTesting/TestClock.swift", line: 24)
+    try await sleeper.value
     #sourceLocation()
   }
 

@@ -49,6 +49,9 @@ final class AuthorizationServerStub: @unchecked Sendable {
     }
   }
 
+  /// The connections' clock: token expiry and device-code polling wait on it.
+  let clock = TestClock()
+
   lazy var transport = StubTransport { [unowned self] request in self.answer(StubRequest(request)) }
 
   /// What reached the server, as `METHOD path`.
@@ -70,7 +73,7 @@ final class AuthorizationServerStub: @unchecked Sendable {
     ServerConnection(
       configuration: ServerConfiguration(
         environment: .staging, baseURL: Self.apiBaseURL,
-        authentication: AuthenticationConfiguration(client: client)),
+        authentication: AuthenticationConfiguration(client: client), clock: clock),
       transport: transport, sessionStore: store, observers: observers)
   }
 
@@ -135,7 +138,7 @@ final class AuthorizationServerStub: @unchecked Sendable {
         return .json(["error": "invalid_grant"], status: 400)
       }
       let next: String = lock.withLock {
-        _pollDates.append(Date())
+        _pollDates.append(clock.now)
         return devicePolls.isEmpty ? "authorization_pending" : devicePolls.removeFirst()
       }
       return next == "approve" ? issue(refresh: true) : .json(["error": next], status: 400)

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The device authorization grant (RFC 8628) against the stub server.
-@Suite struct DeviceLoginTests {
+@Suite(.timeLimit(.minutes(3))) struct DeviceLoginTests {
   private static func job(
     shown: Locked<[DeviceAuthorization]> = Locked([]), slowDown: TimeInterval = 0.3
   ) -> DeviceLogin {
@@ -25,7 +25,9 @@ import Testing
     let server = Self.server(polls: ["authorization_pending", "authorization_pending", "approve"])
     let connection = server.connection()
     let shown = Locked<[DeviceAuthorization]>([])
-    try await connection.login(with: Self.job(shown: shown))
+    try await drivingClock(server.clock) {
+      try await connection.login(with: Self.job(shown: shown))
+    }
     #expect(try await connection.execute(MeAtTheAPI()).value == ["me": "ada"])
     #expect(shown.current.count == 1)
     #expect(shown.current.first?.userCode == "WDJB-MJHT")
@@ -37,7 +39,10 @@ import Testing
 
   @Test func slowDownWidensTheIntervalForEveryLaterPoll() async throws {
     let server = Self.server(polls: ["slow_down", "authorization_pending", "approve"])
-    try await server.connection().login(with: Self.job(slowDown: 0.3))
+    let connection = server.connection()
+    try await drivingClock(server.clock) {
+      try await connection.login(with: Self.job(slowDown: 0.3))
+    }
     let dates = server.pollDates
     #expect(dates.count == 3)
     #expect(dates[1].timeIntervalSince(dates[0]) >= 0.3)
@@ -48,7 +53,7 @@ import Testing
     let server = Self.server(polls: ["authorization_pending", "access_denied"])
     let connection = server.connection()
     await #expect {
-      try await connection.login(with: Self.job())
+      try await drivingClock(server.clock) { try await connection.login(with: Self.job()) }
     } throws: { error in
       (error as? AuthorizationError)?.code == .accessDenied
     }
@@ -59,42 +64,40 @@ import Testing
   @Test func anExpiredCodeEndsTheLoginWithinItsLifetime() async throws {
     let server = Self.server(polls: [])
     server.deviceExpiresIn = 0.4
-    let started = Date()
+    let connection = server.connection()
     await #expect {
-      try await server.connection().login(with: Self.job())
+      try await drivingClock(server.clock) { try await connection.login(with: Self.job()) }
     } throws: { error in
       (error as? AuthorizationError)?.code == .expiredToken
         && ErrorMessageProvider.category(of: error) == .loginIncomplete
     }
-    // Far below the server's default lifetime (30 minutes): polling ends with the codes.
-    #expect(Date().timeIntervalSince(started) < 10)
+    // Polling ends with the codes' lifetime (0.4 s on the clock, polls 0.05 s apart), far below
+    // the server's default lifetime of 30 minutes.
+    let dates = server.pollDates
+    #expect(dates.count >= 2)
+    #expect((dates.last?.timeIntervalSince(dates[0]) ?? 0) < 0.4)
   }
 
   @Test func cancellingTheJobTokenStopsPolling() async throws {
     let server = Self.server(polls: [])
     let connection = server.connection()
-    let finished = Locked<(any Error)?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    let token = connection.run(Self.job(), completionQueue: .global()) { result in
-      if case .failure(let error) = result { finished.withLock { $0 = error } }
-      done.signal()
-    }
-    try await Task.sleep(nanoseconds: 200_000_000)
+    let outcome = Outcome<Result<Session, any Error>>()
+    let token = connection.run(Self.job(), completionQueue: testQueue) { outcome.record($0) }
+    // The job polls once, then sleeps until the next poll.
+    #expect(await eventually { server.clock.pendingWakeUps.contains { $0 < 10 } })
+    server.clock.advance(by: 0.05)
+    #expect(await eventually { server.pollDates.count == 1 })
+    #expect(await eventually { server.clock.pendingWakeUps.contains { $0 < 10 } })
     token.cancel()
-    let ended = await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
-        continuation.resume(returning: done.wait(timeout: .now() + 2))
-      }
-    }
-    #expect(ended == .success)
-    #expect(finished.current?.isCancellation == true)
-    let polls = server.pollDates.count
-    try await Task.sleep(nanoseconds: 200_000_000)
-    #expect(server.pollDates.count == polls)
+    #expect(await outcome.first()?.failureValue?.isCancellation == true)
+    // The job is over and its sleep gone: moving the clock far on wakes no poll.
+    #expect(!server.clock.pendingWakeUps.contains { $0 < 10 })
+    server.clock.advance(by: 60)
+    #expect(server.pollDates.count == 1)
   }
 }
 
-@Suite struct DeviceLoginTimeoutTests {
+@Suite(.timeLimit(.minutes(3))) struct DeviceLoginTimeoutTests {
   @Test func aLoginNotApprovedWithinItsTimeoutIsIncompleteNotASlowServer() async throws {
     let server = AuthorizationServerStub()
     server.devicePolls = []
@@ -102,8 +105,9 @@ import Testing
     var job = DeviceLogin(timeout: 0.5) { _ in }
     job.minimumInterval = 0.05
     let connection = server.connection()
+    // The polls and the job's 0.5 s timeout all wait on the server's test clock, driven here.
     let error = await #expect(throws: AuthorizationError.self) {
-      try await connection.login(with: job)
+      try await drivingClock(server.clock) { [job] in try await connection.login(with: job) }
     }
     #expect(error?.code == .expiredToken)
     #expect(error.map(ErrorMessageProvider.category(of:)) == .loginIncomplete)

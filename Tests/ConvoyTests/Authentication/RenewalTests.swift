@@ -7,7 +7,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-@Suite struct RenewalTests {
+@Suite(.timeLimit(.minutes(3))) struct RenewalTests {
   @Test func a401RenewsTheTokenAndReplaysOnce() async throws {
     let server = TokenServer()
     let connection = try server.connection(token: "token-0")
@@ -66,12 +66,20 @@ import Testing
     let server = TokenServer()
     server.refreshBehaviour = .slow(0.2)
     let connection = try server.connection(token: "token-0")
-    let results = await withTaskGroup(of: Bool.self) { group in
-      for _ in 0..<50 {
-        group.addTask { (try? await connection.execute(Me()).value) == ["me": "alice"] }
+    let calls = Task {
+      await withTaskGroup(of: Bool.self) { group in
+        for _ in 0..<50 {
+          group.addTask { (try? await connection.execute(Me()).value) == ["me": "alice"] }
+        }
+        return await group.reduce(into: [Bool]()) { $0.append($1) }
       }
-      return await group.reduce(into: [Bool]()) { $0.append($1) }
     }
+    // The calls in flight (six, the network limit) were refused and the one renewal is under
+    // way, its answer waiting for the clock; the calls still queued will find the new token.
+    try #require(await eventually { server.refreshCalls == 1 })
+    try #require(await server.clock.waitForWakeUp(in: 0.2))
+    server.clock.advance(by: 0.2)
+    let results = await calls.value
     #expect(results.count == 50)
     #expect(results.allSatisfy { $0 })
     #expect(server.refreshCalls == 1)
@@ -134,7 +142,8 @@ import Testing
       TransportFailure(kind: .notConnectedToInternet, detail: "offline"))
     let connection = try server.connection(token: "token-0")
     await #expect {
-      try await connection.execute(Me())
+      // The renewal retries the failure after its back-off, on the connection's test clock.
+      try await drivingClock(server.clock) { try await connection.execute(Me()) }
     } throws: { error in
       guard case .transportFailed(let failure, _) = error as? ServerConnectionError else {
         return false
@@ -153,13 +162,17 @@ import Testing
     let connection = try server.connection(token: "token-0")
     let patient = Task { try await connection.execute(Me()).value }
     let impatient = Task { try await connection.execute(Me()).value }
-    try await Task.sleep(nanoseconds: 200_000_000)
+    // Both were refused and the renewal is under way, its answer waiting for the clock.
+    let mePaths = { server.transport.requests.filter { $0.urlRequest.url?.path == "/me" }.count }
+    try #require(await eventually { mePaths() == 2 && server.refreshCalls == 1 })
+    try #require(await server.clock.waitForWakeUp(in: 0.5))
     impatient.cancel()
     await #expect {
       try await impatient.value
     } throws: { error in
       error.isCancellation
     }
+    server.clock.advance(by: 0.5)
     #expect(try await patient.value == ["me": "alice"])
     #expect(server.refreshCalls == 1)
     #expect(connection.session?.accessToken.value == "token-2")
@@ -176,8 +189,16 @@ import Testing
     let connection = try server.connection(token: "token-0")
     // The slow call leaves signed with token-0; its 401 arrives after the fast call renewed.
     let slow = Task { try await connection.execute(SlowMe()).value }
-    try await Task.sleep(nanoseconds: 100_000_000)
+    let slowPaths = {
+      server.transport.requests.filter { $0.urlRequest.url?.path == "/me/slow" }.count
+    }
+    try #require(await eventually { slowPaths() == 1 })
     #expect(try await connection.execute(Me()).value == ["me": "alice"])
+    // The slow call's 401 arrives now, after the renewal; its replay is slow too.
+    try #require(await server.clock.waitForWakeUp(in: 0.5))
+    server.clock.advance(by: 0.5)
+    try #require(await server.clock.waitForWakeUp(in: 0.5))
+    server.clock.advance(by: 0.5)
     #expect(try await slow.value == ["me": "alice"])
     #expect(server.refreshCalls == 1)
     let slowAttempts = server.transport.requests.filter { $0.urlRequest.url?.path == "/me/slow" }

@@ -29,7 +29,14 @@ final class TokenServer: @unchecked Sendable {
   var refreshBodies: [String] { lock.withLock { _refreshBodies } }
   var validToken: String { lock.withLock { "token-\(generation)" } }
 
-  lazy var transport = StubTransport { [unowned self] request in self.answer(request) }
+  /// The connection's clock; delayed answers wait on it too.
+  let clock = TestClock()
+
+  lazy var transport: StubTransport = {
+    let transport = StubTransport { [unowned self] request in self.answer(request) }
+    transport.clock = clock
+    return transport
+  }()
 
   func connection(
     token: String = "token-1", expiresIn: TimeInterval = 3_600,
@@ -41,9 +48,10 @@ final class TokenServer: @unchecked Sendable {
     authentication.client = authentication.client ?? Self.client
     let connection = ServerConnection(
       configuration: ServerConfiguration(
-        environment: .staging, baseURL: URL(string: baseURL)!, authentication: authentication),
+        environment: .staging, baseURL: URL(string: baseURL)!, authentication: authentication,
+        clock: clock),
       transport: transport, observers: observers)
-    try connection.login(session: Self.session(token: token, expiresIn: expiresIn))
+    try connection.login(session: Self.session(token: token, expiresIn: expiresIn, at: clock.now))
     return connection
   }
 
@@ -52,10 +60,12 @@ final class TokenServer: @unchecked Sendable {
     id: "app", secret: "client-s3cret", authenticationMethod: .clientSecretPost,
     endpoints: OAuthEndpoints(token: "oauth/token"))
 
-  static func session(token: String, expiresIn: TimeInterval = 3_600) -> Session {
+  static func session(token: String, expiresIn: TimeInterval = 3_600, at now: Date = Date())
+    -> Session
+  {
     Session(
       accessToken: AccessToken(
-        value: token, expiresAt: Date().addingTimeInterval(expiresIn), refreshToken: "refresh-r1"))
+        value: token, expiresAt: now.addingTimeInterval(expiresIn), refreshToken: "refresh-r1"))
   }
 
   private func answer(_ request: TransportRequest) -> StubTransport.Answer {

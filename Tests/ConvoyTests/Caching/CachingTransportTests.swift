@@ -8,7 +8,7 @@ import Testing
 #endif
 
 @Suite struct CachingTransportTests {
-  private let clock = TestClock()
+  private let clock = TestClock.forCaching()
 
   @Test func freshAnswerWithinMaxAgeNeverTouchesTheNetwork() async throws {
     let stub = StubTransport { _ in
@@ -101,10 +101,8 @@ import Testing
   }
 
   @Test func expiresMinusDateGivesTheLifetime() async throws {
-    let date = clock.httpDate
-    clock.advance(by: 100)
-    let expires = clock.httpDate
-    clock.advance(by: -100)
+    let date = clock.httpDate()
+    let expires = clock.httpDate(in: 100)
     let stub = StubTransport { _ in
       .response(status: 200, headers: ["Date": date, "Expires": expires], body: Data())
     }
@@ -220,7 +218,7 @@ import Testing
     var configuration = ServerConfiguration.local(port: 8080)
     configuration.retryPolicy = .never
     let connection = ServerConnection(
-      configuration: configuration, transport: stub, cache: HTTPCache(now: { clock.now }))
+      configuration: configuration, transport: stub, cache: HTTPCache(clock: clock))
     return (connection, stub)
   }
 

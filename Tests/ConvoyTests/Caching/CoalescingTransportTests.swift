@@ -31,7 +31,24 @@ private final class CancelCounting: HTTPTransport, @unchecked Sendable {
   }
 }
 
-@Suite struct CoalescingTransportTests {
+/// Counts the transfers that were handed out: a caller counted has joined its flight.
+private final class Arrivals: HTTPTransport, @unchecked Sendable {
+  let wrapped: any HTTPTransport
+  let count = Locked(0)
+
+  init(_ wrapped: any HTTPTransport) { self.wrapped = wrapped }
+
+  func startTransfer(
+    _ request: TransportRequest,
+    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+  ) -> any TransferHandle {
+    let handle = wrapped.startTransfer(request, completion: completion)
+    count.withLock { $0 += 1 }
+    return handle
+  }
+}
+
+@Suite(.timeLimit(.minutes(3))) struct CoalescingTransportTests {
   private let slowStub = StubTransport { request in
     .delayed(0.3, .json(["path": request.urlRequest.url?.path ?? ""]))
   }
@@ -60,19 +77,23 @@ private final class CancelCounting: HTTPTransport, @unchecked Sendable {
   }
 
   @Test func oneCallerCancellingLeavesTheOthersTransferRunning() async throws {
-    // The cancel must land while the transfer is in flight; 0.3 s was too short on a loaded
-    // machine (ThreadSanitizer, parallel suites), where the leaver then got the answer.
+    // The answer waits for a test clock, so the cancel surely lands while it is in flight.
     let slowerStub = StubTransport { request in
       .delayed(2, .json(["path": request.urlRequest.url?.path ?? ""]))
     }
+    let clock = TestClock()
+    slowerStub.clock = clock
     let counting = CancelCounting(slowerStub)
-    let connection = connection(counting)
+    let arrivals = Arrivals(CoalescingTransport(wrapping: counting))
+    let connection = ServerConnection(configuration: .local(port: 8080), transport: arrivals)
     let leaver = Task { try await connection.execute(CachedGet()) }
     let stayer = Task { try await connection.execute(CachedGet()) }
-    #expect(await waitUntil { slowerStub.requests.count == 1 })
-    try await Task.sleep(nanoseconds: 50_000_000)  // lets the second caller join the flight
+    // Both callers are on the one flight.
+    #expect(await eventually { arrivals.count.current == 2 })
+    #expect(slowerStub.requests.count == 1)
     leaver.cancel()
     await #expect(throws: ServerConnectionError.cancelled) { try await leaver.value }
+    clock.advance(by: 2)
     #expect(try await stayer.value.status == 200)
     #expect(counting.cancels.current == 0)
     #expect(slowerStub.requests.count == 1)
@@ -82,7 +103,7 @@ private final class CancelCounting: HTTPTransport, @unchecked Sendable {
     let counting = CancelCounting(slowStub)
     let connection = connection(counting)
     let tasks = (0..<3).map { _ in Task { try await connection.execute(CachedGet()) } }
-    #expect(await waitUntil { slowStub.requests.count == 1 })
+    #expect(await eventually { slowStub.requests.count == 1 })
     for task in tasks { task.cancel() }
     for task in tasks {
       await #expect(throws: ServerConnectionError.cancelled) { try await task.value }
@@ -94,7 +115,7 @@ private final class CancelCounting: HTTPTransport, @unchecked Sendable {
   @Test func aReadStartedAfterAWriteDoesNotJoinAnEarlierRead() async throws {
     let connection = connection(slowStub)
     let before = Task { try await connection.execute(CachedGet()) }
-    #expect(await waitUntil { slowStub.requests.count == 1 })
+    #expect(await eventually { slowStub.requests.count == 1 })
     _ = try await connection.execute(CachedPost())
     _ = try await connection.execute(CachedGet())
     _ = try await before.value

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 @Suite struct HTTPCacheStorageTests {
-  private let clock = TestClock()
+  private let clock = TestClock.forCaching()
 
   private func temporaryDirectory() -> URL {
     FileManager.default.temporaryDirectory
@@ -29,7 +29,7 @@ import Testing
 
   @Test func memoryStaysWithinItsCapacityByEvictingTheLeastRecentlyUsed() async throws {
     let stub = freshStub(bodySize: 1_000)
-    let cache = HTTPCache(memoryCapacity: 3_000, now: { clock.now })
+    let cache = HTTPCache(memoryCapacity: 3_000, clock: clock)
     let connection = connection(stub, cache)
     for path in ["a", "b"] { _ = try await connection.execute(CachedGet(path: path)) }
     _ = try await connection.execute(CachedGet(path: "a"))  // a is now the most recent
@@ -47,11 +47,11 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let stub = freshStub()
     let first = HTTPCache(
-      memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory, now: { clock.now })
+      memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory, clock: clock)
     _ = try await connection(stub, first).execute(CachedGet())
     #expect(first.currentDiskUsage > 10)
     let second = HTTPCache(
-      memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory, now: { clock.now })
+      memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory, clock: clock)
     let answer = try await connection(stub, second).execute(CachedGet())
     #expect(answer.data == Data(repeating: 65, count: 10))
     #expect(stub.requests.count == 1)
@@ -62,7 +62,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let stub = freshStub(bodySize: 4_000)
     let cache = HTTPCache(
-      memoryCapacity: 0, diskCapacity: 10_000, directory: directory, now: { clock.now })
+      memoryCapacity: 0, diskCapacity: 10_000, directory: directory, clock: clock)
     let connection = connection(stub, cache)
     for path in ["a", "b", "c", "d"] {
       _ = try await connection.execute(CachedGet(path: path))
@@ -80,14 +80,14 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let stub = freshStub()
     let cache = HTTPCache(
-      memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory, now: { clock.now })
+      memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory, clock: clock)
     _ = try await connection(stub, cache).execute(CachedGet())
     let files = try FileManager.default.contentsOfDirectory(
       at: directory, includingPropertiesForKeys: nil)
     #expect(files.count == 1)
     for file in files { try Data("CNVC\u{1}garbage".utf8).write(to: file) }
     let reopened = HTTPCache(
-      memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory, now: { clock.now })
+      memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory, clock: clock)
     _ = try await connection(stub, reopened).execute(CachedGet())
     #expect(stub.requests.count == 2)
     #expect(reopened.currentDiskUsage > 0)
@@ -96,7 +96,7 @@ import Testing
   @Test func removeAllEmptiesBothLayers() async throws {
     let directory = temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
-    let cache = HTTPCache(diskCapacity: 1 << 20, directory: directory, now: { clock.now })
+    let cache = HTTPCache(diskCapacity: 1 << 20, directory: directory, clock: clock)
     _ = try await connection(freshStub(), cache).execute(CachedGet())
     cache.removeAll()
     #expect(cache.currentMemoryUsage == 0)

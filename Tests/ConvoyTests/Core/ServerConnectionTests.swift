@@ -55,15 +55,16 @@ private struct SlowRequest: RequestDescribing {
   var timeout: TimeInterval? { 0.2 }
 }
 
-@Suite struct ServerConnectionTests {
+@Suite(.timeLimit(.minutes(3))) struct ServerConnectionTests {
   private func connection(
-    decoder: JSONDecoder = JSONDecoder(),
+    decoder: JSONDecoder = JSONDecoder(), clock: any ConvoyClock = .system,
     _ respond: @escaping @Sendable (TransportRequest) -> StubTransport.Answer
   ) -> (ServerConnection, StubTransport) {
     let transport = StubTransport(respond: respond)
+    transport.clock = clock
     let configuration = ServerConfiguration(
       environment: .staging, baseURL: URL(string: "https://api.example.com/api/")!,
-      defaultHeaders: ["User-Agent": "ConvoyTests", "Accept": "*/*"])
+      defaultHeaders: ["User-Agent": "ConvoyTests", "Accept": "*/*"], clock: clock)
     return (
       ServerConnection(configuration: configuration, transport: transport, decoder: decoder),
       transport
@@ -213,16 +214,23 @@ private struct SlowRequest: RequestDescribing {
   }
 
   @Test func theWholeCallHasADeadlineEvenIfTheTransportNeverAnswers() async throws {
-    let (connection, _) = connection { _ in .delayed(30, .status(200)) }
-    let start = Date()
+    let clock = TestClock()
+    let (connection, transport) = connection(clock: clock) { _ in .delayed(30, .status(200)) }
+    let call = Task { try await connection.execute(SlowRequest()) }
+    // The transfer is under way: its answer due in 30 s, the call's deadline in 0.2 s.
+    try #require(await eventually { clock.pendingWakeUps.count == 2 })
+    #expect(transport.requests.count == 1)
+    // The deadline is computed from dates, which round a fifth of a second a little.
+    #expect(clock.pendingWakeUps.map { ($0 * 1_000).rounded() / 1_000 } == [0.2, 30])
+    clock.advance(by: 1)
     await #expect {
-      try await connection.execute(SlowRequest())
+      try await call.value
     } throws: { error in
       if case .timedOut = error as? ServerConnectionError { return true }
       return false
     }
-    // Far below the transport's 30 s, with room for a loaded machine running ThreadSanitizer.
-    #expect(Date().timeIntervalSince(start) < 10)
+    // The transfer was cancelled with the call: its answer no longer waits for the clock.
+    #expect(clock.pendingWakeUps.isEmpty)
   }
 
   @Test func redirectsAreFollowedByConvoyWithTheirBody() async throws {
@@ -252,19 +260,15 @@ private struct SlowRequest: RequestDescribing {
   }
 
   @Test func cancellingTheTokenCompletesWithCancellation() async throws {
-    let (connection, _) = connection { _ in .delayed(30, .status(200)) }
-    let start = Date()
-    let result = await withCheckedContinuation { continuation in
-      let token = connection.execute(DeletePlace(), completionQueue: .global()) { result in
-        continuation.resume(returning: result)
-      }
-      DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) {
-        token.cancel()
-        token.cancel()
-      }
+    let (connection, transport) = connection { _ in .delayed(30, .status(200)) }
+    let outcome = Outcome<Result<DeletePlace.Response, any Error>>()
+    let token = connection.execute(DeletePlace(), completionQueue: testQueue) {
+      outcome.record($0)
     }
-    #expect(Date().timeIntervalSince(start) < 10)
-    guard case .failure(let error) = result else {
+    #expect(await eventually { transport.requests.count == 1 })
+    token.cancel()
+    token.cancel()
+    guard case .failure(let error)? = await outcome.first() else {
       Issue.record("expected cancellation")
       return
     }
@@ -273,9 +277,9 @@ private struct SlowRequest: RequestDescribing {
   }
 
   @Test func cancellingTheTaskCancelsTheTransfer() async throws {
-    let (connection, _) = connection { _ in .delayed(10, .status(200)) }
+    let (connection, transport) = connection { _ in .delayed(10, .status(200)) }
     let task = Task { try await connection.execute(DeletePlace()) }
-    try await Task.sleep(nanoseconds: 100_000_000)
+    try #require(await eventually { transport.requests.count == 1 })
     task.cancel()
     await #expect {
       try await task.value

@@ -34,6 +34,7 @@ import Testing
         case 1:
           token.cancel()
         case 2:
+          // Defended: a cancel at a random real moment of the run is the race under test.
           DispatchQueue.global().asyncAfter(deadline: .now() + cancelDelay) { token.cancel() }
         case 4:
           DispatchQueue.global().async { token.cancel() }
@@ -52,7 +53,8 @@ import Testing
       weakOperations += operations.map(WeakOperation.init)
       // The tracker is captured by the closures it keeps alive: break that test-made cycle.
       tracker.removeAll()
-      try? await Task.sleep(nanoseconds: 10_000_000)
+      // Every operation has left the queues: no completion can be started any more.
+      #expect(await connection.settled())
       #expect(completions.allSatisfy { $0.count == 1 }, "a job completed twice (seed \(seed))")
       successes += completions.filter { $0.all.first == true }.count
     }

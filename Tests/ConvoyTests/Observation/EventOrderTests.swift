@@ -102,9 +102,7 @@ private struct Thing: RequestDescribing {
   @Test func aCancelledCallEndsWithOneCancellation() async throws {
     let (connection, events) = observed { _ in .delayed(10, .status(200)) }
     let task = Task { try await connection.execute(Thing()) }
-    while !events.current.contains(where: { $0.name == .requestSent }) {
-      try await Task.sleep(nanoseconds: 10_000_000)
-    }
+    try #require(await eventually { events.current.contains { $0.name == .requestSent } })
     task.cancel()
     _ = await task.result
     #expect(
@@ -127,8 +125,8 @@ private struct Thing: RequestDescribing {
     let slow = (0..<5).map { _ in Task { try await connection.execute(Call(path: "slow")) } }
     let failing = (0..<5).map { _ in Task { try await connection.execute(Call(path: "fail")) } }
     for task in failing { _ = await task.result }
-    while counter.count < 5 { try await Task.sleep(nanoseconds: 10_000_000) }
-    #expect(counter.count == 5)
+    // The five slow calls are in flight; the five failed ones are over.
+    #expect(await eventually { counter.count == 5 })
     for task in slow { task.cancel() }
     for task in slow { _ = await task.result }
     #expect(counter.count == 0)

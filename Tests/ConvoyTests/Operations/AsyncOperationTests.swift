@@ -47,7 +47,9 @@ import Testing
 
   @Test func cancelledWhileRunningFinishesOnlyOnceTheWorkStopped() async {
     let queue = OperationQueue()
-    let operation = TimerOperation(delay: 30) { 1 }
+    // An hour: under ThreadSanitizer on two busy cores this test's task once waited more than
+    // 30 s for a thread, and the work had ended by itself before the test could cancel it.
+    let operation = TimerOperation(delay: 3_600) { 1 }
     queue.addOperation(operation)
     #expect(await eventually { operation.isExecuting })
     operation.cancel()

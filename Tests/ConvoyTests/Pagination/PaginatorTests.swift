@@ -44,7 +44,7 @@ import Testing
     let stub = linkedPagesStub(delay: 5)
     let paginator = Paginator(connection: .paging(stub), firstPage: Repositories())
     let task = Task { try await paginator.loadNextPage() }
-    #expect(await waitUntil { stub.requests.count == 1 })
+    #expect(await eventually { stub.requests.count == 1 })
     task.cancel()
     await #expect(throws: ServerConnectionError.cancelled) { try await task.value }
     #expect(!paginator.isLoading)

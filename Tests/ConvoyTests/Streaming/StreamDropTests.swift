@@ -21,7 +21,7 @@ import Testing
       observers: [AnyEventObserver { event in events.withLock { $0.append(event) } }],
       networkConcurrencyLimit: 1)
     try await openAndDrop(on: connection)
-    let closed = await waitUntil(timeout: 30) {
+    let closed = await eventually {
       events.withLock { $0.contains { $0.name == .requestCancelled } }
     }
     #expect(closed, "the dropped stream's call never ended")
@@ -44,7 +44,7 @@ import Testing
     let stream = try await connection.stream(
       RawStubCall(path: "feed"), options: StreamOptions(bufferSize: 1024))
     for try await _ in stream.body { break }
-    let ended = await waitUntil(timeout: 30) {
+    let ended = await eventually {
       events.withLock { $0.contains { $0.name == .requestFinished } }
     }
     #expect(ended)

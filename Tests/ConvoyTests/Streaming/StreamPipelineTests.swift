@@ -56,7 +56,8 @@ import Testing
       StubTransport { _ in .json(["ok": true]) }, events: events)
     let stream = try await connection.stream(RawStubCall(path: "feed"))
     _ = try await collect(stream.body)
-    try await waitUntil { events.withLock { $0.contains { $0.name == .requestFinished } } }
+    try #require(
+      await eventually { events.withLock { $0.contains { $0.name == .requestFinished } } })
     let names = events.withLock { $0.map(\.name) }
     #expect(names.first == .requestCreated)
     #expect(names.contains(.responseReceived))

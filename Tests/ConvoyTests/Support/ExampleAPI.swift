@@ -104,10 +104,19 @@ enum ExampleAPI {
   }
 
   /// A connection to the stubbed API and the stub behind it.
-  static func connection(networkLimit: Int = 6) -> (ServerConnection, StubTransport) {
+  /// A connection to the example API; `clock` is its clock and the one its slow answers wait
+  /// on (real time unless given).
+  static func connection(
+    networkLimit: Int = 6, clock: (any ConvoyClock)? = nil
+  ) -> (ServerConnection, StubTransport) {
     let stub = StubTransport(respond: answer)
+    var configuration = ServerConfiguration.local(port: 9)
+    if let clock {
+      configuration.clock = clock
+      stub.clock = clock
+    }
     let connection = ServerConnection(
-      configuration: .local(port: 9), transport: stub, networkConcurrencyLimit: networkLimit)
+      configuration: configuration, transport: stub, networkConcurrencyLimit: networkLimit)
     return (connection, stub)
   }
 

@@ -22,8 +22,10 @@ final class Outcome<Value: Sendable>: @unchecked Sendable {
   /// All values recorded so far.
   var all: [Value] { lock.withLock { values } }
 
-  /// The first value, waiting at most `seconds` for it.
-  func first(within seconds: Double = 10) async -> Value? {
+  /// The first value, waiting at most `seconds` of real time for it: a bound that only turns a
+  /// lost callback into a failure, generous because a loaded machine under ThreadSanitizer can
+  /// take seconds to schedule a healthy one.
+  func first(within seconds: Double = Wait.bound) async -> Value? {
     await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
       let ready = lock.withLock { () -> Value? in
         if let first = values.first { return first }
@@ -34,6 +36,7 @@ final class Outcome<Value: Sendable>: @unchecked Sendable {
         continuation.resume(returning: ready)
         return
       }
+      // Defended: real time is the point here, the bound on a wait, never a pause in a test.
       DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
         let pending = lock.withLock {
           defer { waiters = [] }
@@ -45,11 +48,21 @@ final class Outcome<Value: Sendable>: @unchecked Sendable {
   }
 }
 
-/// Polls `condition` until it holds or `seconds` pass; returns whether it held.
-func eventually(within seconds: Double = 30, _ condition: @Sendable () -> Bool) async -> Bool {
+/// How long a test waits for something that should happen, in real time. Waits end as soon as
+/// what they wait for happens; the bound only ends a test that would otherwise hang, so it is far
+/// above a healthy run even on two busy cores under ThreadSanitizer.
+enum Wait {
+  static let bound: Double = 60
+}
+
+/// The one way a test waits for a condition: polls `condition` until it holds or `seconds` of
+/// real time pass, and returns whether it held.
+func eventually(within seconds: Double = Wait.bound, _ condition: () -> Bool) async -> Bool {
   let deadline = Date().addingTimeInterval(seconds)
   while Date() < deadline {
     if condition() { return true }
+    // Defended: the poll interval of the one waiting helper. Every caller waits for a condition
+    // that another thread makes true; there is no event to wait on for a stub's request count.
     try? await Task.sleep(nanoseconds: 2_000_000)
   }
   return condition()

@@ -13,7 +13,7 @@ final class Recorder<Entry: Sendable>: @unchecked Sendable {
 
 extension ServerConnection {
   /// Runs `job` with the callback API and waits, bounded, for its one completion.
-  func runAndWait<J: Job>(_ job: J, within seconds: Double = 10) async -> Result<
+  func runAndWait<J: Job>(_ job: J, within seconds: Double = Wait.bound) async -> Result<
     J.Output, any Error
   >? {
     let outcome = Outcome<Result<J.Output, any Error>>()

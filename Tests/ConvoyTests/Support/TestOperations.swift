@@ -20,11 +20,13 @@ final class TimerOperation<Output: Sendable>: ResultOperation<Output>, @unchecke
   override func execute() {
     lock.withLock { executions += 1 }
     let outcome = self.outcome
+    // Defended: this is the work itself, ending on another thread a moment later as a transfer
+    // would; no test waits on it for a condition.
     DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
       finish(with: Result { try outcome() })
     }
     onCancel { [self] in
-      // The work stops a little later, as a transfer would.
+      // The work stops a little later, as a transfer would (defended like the work above).
       DispatchQueue.global().asyncAfter(deadline: .now() + 0.01) {
         self.finish(with: .failure(TestError.stopped))
       }

@@ -48,14 +48,9 @@ final class RecordingReceiver: TransferReceiver, @unchecked Sendable {
     }
   }
 
-  /// Waits until `condition` holds, for at most `limit` seconds.
-  func wait(_ limit: TimeInterval = 10, until condition: (Record) -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(limit)
-    while Date() < deadline {
-      if condition(record.current) { return true }
-      try? await Task.sleep(nanoseconds: 10_000_000)
-    }
-    return condition(record.current)
+  /// Waits (with the one bound every test wait has) until `condition` holds.
+  func wait(until condition: (Record) -> Bool) async -> Bool {
+    await eventually { condition(record.current) }
   }
 }
 

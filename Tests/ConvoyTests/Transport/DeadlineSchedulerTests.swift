@@ -5,31 +5,28 @@ import Testing
 
 @Suite struct DeadlineSchedulerTests {
   @Test func runsAnActionOnceItsDeadlinePasses() async {
-    let fired = Locked<[String]>([])
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-      _ = DeadlineScheduler.shared.schedule(after: 0.05) {
-        fired.withLock { $0.append("late") }
-        done.resume()
-      }
-    }
-    #expect(fired.current == ["late"])
+    let fired = Outcome<String>()
+    _ = DeadlineScheduler.shared.schedule(after: 0.05) { fired.record("late") }
+    #expect(await fired.first() == "late")
   }
 
   @Test func aCancelledActionNeverRuns() async throws {
-    let fired = Locked(false)
-    let token = DeadlineScheduler.shared.schedule(after: 0.05) { fired.withLock { $0 = true } }
+    let fired = Recorder<String>()
+    let later = Outcome<Void>()
+    let token = DeadlineScheduler.shared.schedule(after: 0.05) { fired.append("cancelled") }
     token.cancel()
-    try await Task.sleep(for: .milliseconds(300))
-    #expect(!fired.current)
+    // Deadlines run in order: once a later one ran, the cancelled one would have run before it.
+    _ = DeadlineScheduler.shared.schedule(after: 0.1) { later.record(()) }
+    #expect(await later.first() != nil)
+    #expect(fired.all.isEmpty)
   }
 
   @Test func anEarlierDeadlineIsNotHeldUpByALaterOne() async {
-    let later = DeadlineScheduler.shared.schedule(after: 30) {}
+    // An hour: held up by it, the earlier action would miss the wait's bound by far.
+    let later = DeadlineScheduler.shared.schedule(after: 3_600) {}
     defer { later.cancel() }
-    let started = Date()
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-      _ = DeadlineScheduler.shared.schedule(after: 0.1) { done.resume() }
-    }
-    #expect(Date().timeIntervalSince(started) < 10)
+    let earlier = Outcome<Void>()
+    _ = DeadlineScheduler.shared.schedule(after: 0.1) { earlier.record(()) }
+    #expect(await earlier.first() != nil)
   }
 }

@@ -54,7 +54,7 @@ public struct AuthorizationCodeLogin: Job {
         client: client, endpoint: token)
     }
     .then { request in connection.operation(for: request) }
-    .map { Session(accessToken: $0.accessToken) }
+    .map { Session(accessToken: $0.accessToken.reissued(at: configuration.clock.now)) }
   }
 }
 

@@ -14,7 +14,9 @@ public struct ClientCredentialsLogin: Job {
   /// Token endpoint (discovered if needed) → client credentials grant → client session.
   public func makeOperation(on connection: ServerConnection) -> ResultOperation<Session> {
     connection.tokenOperation(for: .clientCredentials)
-      .map { Session(accessToken: $0.accessToken, isClientSession: true) }
+      .map { [clock = connection.configuration.clock] in
+        Session(accessToken: $0.accessToken.reissued(at: clock.now), isClientSession: true)
+      }
   }
 }
 

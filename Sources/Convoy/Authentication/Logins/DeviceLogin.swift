@@ -47,6 +47,7 @@ public struct DeviceLogin: Job {
   public func makeOperation(on connection: ServerConnection) -> ResultOperation<Session> {
     let server = connection.authorizationServer
     let pipeline = connection.pipeline
+    let clock = connection.configuration.clock
     let (showing, increment, floor) = (showing, slowDownIncrement, minimumInterval)
     return TaskResultOperation { () async throws -> Session in
       let client = try server.requireClient()
@@ -59,19 +60,24 @@ public struct DeviceLogin: Job {
       }
       let codes = try await pipeline.run(
         DeviceAuthorizationRequest(client: client, endpoint: deviceEndpoint))
+      // The codes' expiry was dated when they were decoded, in real time; the polling counts the
+      // same lifetime on the connection's clock, so a test clock decides when they expire.
+      let expiresAt = clock.now.addingTimeInterval(
+        codes.authorization.expiresAt.timeIntervalSinceNow)
       showing(codes.authorization)
       let poll = AccessTokenRequest(
         grant: .deviceCode(codes.deviceCode), client: client, endpoint: tokenEndpoint)
       var interval = max(codes.authorization.interval, floor)
       while true {
-        guard Date().addingTimeInterval(interval) < codes.authorization.expiresAt else {
+        guard clock.now.addingTimeInterval(interval) < expiresAt else {
           throw AuthorizationError(
             code: .expiredToken, serverDescription: "the user code expired before approval",
             context: ErrorContext(method: .post))
         }
-        try await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+        try await clock.sleep(for: interval)
         do {
-          return Session(accessToken: try await pipeline.run(poll).accessToken)
+          let token = try await pipeline.run(poll).accessToken
+          return Session(accessToken: token.reissued(at: clock.now))
         } catch let error as AuthorizationError where error.code == .authorizationPending {
           continue
         } catch let error as AuthorizationError where error.code == .slowDown {

@@ -25,7 +25,9 @@ public struct PasswordLogin: Job {
   /// Token endpoint (discovered if needed) → password grant → session.
   public func makeOperation(on connection: ServerConnection) -> ResultOperation<Session> {
     connection.tokenOperation(for: .password(username: username, password: password))
-      .map { Session(accessToken: $0.accessToken) }
+      .map { [clock = connection.configuration.clock] in
+        Session(accessToken: $0.accessToken.reissued(at: clock.now))
+      }
   }
 }
 

@@ -19,7 +19,10 @@ public struct RetryDecision: ResponseDecision {
     on response: TransportResponse, for request: Request, context: RequestContext
   ) async throws -> ResponseDecisionOutcome<Request.Response> {
     let policy = self.policy ?? context.retryPolicy
-    guard let delay = policy.delay(after: .response(response), context: context) else {
+    guard
+      let delay = policy.delay(
+        after: .response(response), context: context, now: context.configuration.clock.now)
+    else {
       return .proceed(response)
     }
     return .retry(after: delay)

@@ -101,7 +101,9 @@ public struct RetryPolicy: Sendable, Hashable {
   /// - Parameters:
   ///   - trigger: The answer or failure of the attempt that just ended.
   ///   - context: The call; its ``RequestContext/retries`` counts the retries so far.
-  ///   - now: The current time, for `Retry-After` dates and the deadline.
+  ///   - now: The current time, for `Retry-After` dates and the deadline: the connection's
+  ///     ``ServerConfiguration/clock`` (`context.configuration.clock.now`), on which the deadline
+  ///     was set.
   public func delay(
     after trigger: Trigger, context: RequestContext, now: Date = Date()
   ) -> TimeInterval? {

@@ -32,7 +32,7 @@ private let cache = HTTPCache(directory: URL(fileURLWithPath: "/tmp/places-api",
 private let connection = ServerConnection(configuration: .production, cache: cache)
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Caching.md", line: 72)
+#sourceLocation(file: "Docs/Caching.md", line: 77)
 private struct PlacesRequest: RequestDescribing {
   typealias Response = JSONResponse<[Place]>
   var method: HTTPMethod { .get }
@@ -62,15 +62,15 @@ private func cachingStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Caching.md", line: 65)
+    #sourceLocation(file: "Docs/Caching.md", line: 70)
     let transport = CachingTransport(wrapping: URLSessionTransport(), cache: cache)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Caching.md", line: 66)
+    #sourceLocation(file: "Docs/Caching.md", line: 71)
     let connection = ServerConnection(configuration: .production, transport: transport)
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Caching.md", line: 97)
+    #sourceLocation(file: "Docs/Caching.md", line: 102)
     let connection = ServerConnection(
       configuration: .production, cache: cache, coalescesIdenticalRequests: true)
     #sourceLocation()

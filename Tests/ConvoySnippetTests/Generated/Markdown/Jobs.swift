@@ -191,7 +191,7 @@ private struct ScreenJob: Job {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Jobs.md", line: 246)
+#sourceLocation(file: "Docs/Jobs.md", line: 249)
 private final class ThumbnailOperation: ResultOperation<Image>, @unchecked Sendable {
   let source: URL
   let renderer: ThumbnailRenderer
@@ -245,13 +245,13 @@ private func jobsStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Jobs.md", line: 204)
+    #sourceLocation(file: "Docs/Jobs.md", line: 207)
     let token = connection.run(
       job, completionQueue: .main,
       progress: { progress in bar.fraction = progress.fractionCompleted },   // "3/5"
       completion: { result in print(result) })
     #sourceLocation()
-    #sourceLocation(file: "Docs/Jobs.md", line: 208)
+    #sourceLocation(file: "Docs/Jobs.md", line: 211)
     print(token.progress)   // the current value, for polling from a CLI
     #sourceLocation()
   }

@@ -105,6 +105,35 @@ private final class SimulatedShop: HTTPTransport {
 }
 #sourceLocation()
 
+#sourceLocation(file: "Docs/Testing.md", line: 471)
+private struct ServiceStatus: RequestDescribing {
+  typealias Response = EmptyResponse
+  var method: HTTPMethod { .get }
+  var path: String { "status" }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Testing.md", line: 477)
+private func aRetryAfterWaitsForTheTestClock() async throws {
+  let clock = TestClock()
+  let transport = StubTransport { _ in .status(503, headers: ["Retry-After": "20"]) }
+  let connection = ServerConnection(
+    configuration: ServerConfiguration(
+      environment: .local, baseURL: URL(string: "http://127.0.0.1:8080")!, timeout: 30,
+      clock: clock),
+    transport: transport)
+  let call = Task { try await connection.execute(ServiceStatus()) }
+  // The first answer asked for 20 s: the call now sleeps on the test clock.
+  #expect(await clock.waitForWakeUp(in: 20))
+  #expect(clock.pendingWakeUps == [20])
+  #expect(transport.requests.count == 1)
+  clock.advance(by: 20)
+  // The second answer asks for 20 s again, past the call's 30 s: the call fails with it.
+  await #expect(throws: ServerConnectionError.self) { try await call.value }
+  #expect(transport.requests.count == 2)
+}
+#sourceLocation()
+
 private func testingStatements() async throws {
   do {
     #sourceLocation(file: "Docs/Testing.md", line: 47)
@@ -281,6 +310,14 @@ private func testingStatements() async throws {
     #expect(try await server.takeRequest().path == "/harbours/7")
     #expect(try await server.takeRequest().path == "/harbours/8")
     await server.shutdown()
+  }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Testing.md", line: 499)
+@Suite struct TestClockSample {
+  @Test func theRetryAfterSampleWaitsForTheTestClock() async throws {
+    try await aRetryAfterWaitsForTheTestClock()
   }
 }
 #sourceLocation()

@@ -12,7 +12,7 @@ import Testing
 private let oneShotBody = RequestBody(
   content: .data(Data("x".utf8)), contentType: "text/plain", isReplayable: false)
 
-@Suite struct RetryInPipelineTests {
+@Suite(.timeLimit(.minutes(3))) struct RetryInPipelineTests {
   @Test func aTransientStatusIsRetriedTheConfiguredNumberOfTimesThenReported() async {
     let transport = StubTransport { _ in .status(503) }
     let error = await #expect(throws: ServerConnectionError.self) {
@@ -180,17 +180,18 @@ private let oneShotBody = RequestBody(
     let transport = StubTransport { _ in .status(503) }
     var configuration = probeConfiguration
     configuration.retryPolicy = RetryPolicy(baseDelay: 10, jitter: 0)
+    let clock = TestClock()
+    configuration.clock = clock
     let connection = probeConnection(transport, configuration: configuration)
     let task = Task { try await connection.execute(ProbeRequest()) }
-    try await waitUntil { transport.requests.count == 1 }
-    try await Task.sleep(nanoseconds: 100_000_000)
-    let cancelled = Date()
+    // The call is in its back-off: one attempt sent, a 10 s wait on the clock.
+    try #require(await eventually { clock.pendingWakeUps == [10] })
+    #expect(transport.requests.count == 1)
     task.cancel()
-    let result = await task.result
-    // Well under the 10 s back-off, with room for a loaded machine running ThreadSanitizer.
-    #expect(Date().timeIntervalSince(cancelled) < 5)
-    #expect(throws: ServerConnectionError.cancelled) { try result.get() }
-    try await Task.sleep(nanoseconds: 300_000_000)
+    // The clock has not moved: only the cancellation can end the wait.
+    await #expect(throws: ServerConnectionError.cancelled) { try await task.value }
+    #expect(clock.pendingWakeUps.isEmpty)
+    clock.advance(by: 20)
     #expect(transport.requests.count == 1)
   }
 
@@ -199,9 +200,15 @@ private let oneShotBody = RequestBody(
     let transport = StubTransport { _ in
       calls.next() == 0 ? .status(503, headers: ["Retry-After": "1"]) : .json([:])
     }
-    let started = Date()
-    _ = try await probeConnection(transport).execute(ProbeRequest())
-    #expect(Date().timeIntervalSince(started) >= 1)
+    let clock = TestClock()
+    var configuration = probeConfiguration
+    configuration.clock = clock
+    let connection = probeConnection(transport, configuration: configuration)
+    let call = Task { try await connection.execute(ProbeRequest()) }
+    try #require(await eventually { clock.pendingWakeUps == [1] })
+    #expect(transport.requests.count == 1)
+    clock.advance(by: 1)
+    _ = try await call.value
     #expect(transport.requests.count == 2)
   }
 
@@ -217,19 +224,6 @@ private let oneShotBody = RequestBody(
     let request = ProbeRequest(decisions: [RetryOnce(), StatusValidation(), ResponseDecoding()])
     _ = try await probeConnection(transport).execute(request)
     #expect(transport.requests.count == 2)
-  }
-}
-
-/// Polls `condition` every 10 ms for at most 30 s (ends as soon as it holds; generous for
-/// ThreadSanitizer runs on two cores).
-func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-  let deadline = Date().addingTimeInterval(30)
-  while !condition() {
-    guard Date() < deadline else {
-      Issue.record("condition not met within 30 s")
-      return
-    }
-    try await Task.sleep(nanoseconds: 10_000_000)
   }
 }
 
