@@ -16,6 +16,22 @@ import Testing
     #expect(HTTPDate.parse(text) == nil)
   }
 
+  // Found while writing the fuzz target FuzzCacheHeaders (issue #27): the day count overflowed
+  // and trapped. Expires, Retry-After and cookie dates all read dates this way.
+  @Test(arguments: [
+    "1 Jan 9223372036854775807 00:00:00 GMT", "Sun, 06 Nov -9223372036854775807 08:49:37 GMT",
+    "Nov 6 08:49:37 99999", "Sun, 06 Nov 10000 08:49:37 GMT",
+  ])
+  func yearsBeyondFourDigitsAreNoDate(text: String) {
+    #expect(HTTPDate.parse(text) == nil)
+  }
+
+  @Test func theLastFourDigitYearStillParses() {
+    #expect(
+      HTTPDate.parse("Fri, 31 Dec 9999 23:59:59 GMT")
+        == Date(timeIntervalSince1970: 253_402_300_799))
+  }
+
   @Test func quotedCommasDoNotSplitCacheControl() {
     let control = CacheControl(#"private="X-A, X-B", max-age=5, max-age=9"#)
     #expect(control.maxAge == 5)
