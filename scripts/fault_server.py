@@ -19,6 +19,9 @@ can ask how often the client tried (retries):
   /invalid-header      a valid status line followed by a header line with no colon
   /invalid-chunked     a chunked body whose chunk size is not hexadecimal
   /stall-during-body   a head announcing 1,000 bytes, 100 of them, then silence for STALL_SECONDS
+  /endless-body        a 200 without a length whose body never ends (until ENDLESS_BYTES have
+                       gone or the client stops reading), for limits on buffered bodies
+  /many-headers        a 200 whose head has MANY_HEADER_FIELDS fields, for limits on heads
   /together?key=K&count=N
                        held until N requests with key K are held at once, then 200 "together"
                        to each; 504 "alone" to any still waiting after TOGETHER_SECONDS, and at
@@ -36,6 +39,8 @@ MAX_CONNECTIONS = 64
 MAX_HEAD_BYTES = 64 * 1024
 STALL_SECONDS = 10
 TOGETHER_SECONDS = 10
+ENDLESS_BYTES = 512 * 1024 * 1024
+MANY_HEADER_FIELDS = 5000
 
 slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
 hits: dict[str, int] = {}
@@ -144,6 +149,22 @@ def answer(connection: socket.socket, path: str, target: str) -> None:
     elif path == "/stall-during-body":
         connection.sendall(partial_body_head())
         time.sleep(STALL_SECONDS)
+    elif path == "/endless-body":
+        connection.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n")
+        chunk = b"x" * 65536
+        sent = 0
+        deadline = time.monotonic() + STALL_SECONDS
+        try:
+            while sent < ENDLESS_BYTES and time.monotonic() < deadline:
+                connection.sendall(chunk)
+                sent += len(chunk)
+        except OSError:
+            pass  # the client stopped reading: what a limit is for
+    elif path == "/many-headers":
+        fields = b"".join(b"X-Field-%d: %d\r\n" % (n, n) for n in range(MANY_HEADER_FIELDS))
+        connection.sendall(
+            b"HTTP/1.1 200 OK\r\n" + fields + b"Content-Length: 2\r\nConnection: close\r\n\r\nok"
+        )
     elif path == "/together":
         asked = query_value(target, "count")
         count = min(int(asked), MAX_CONNECTIONS // 2) if asked.isdigit() else 2

@@ -195,6 +195,7 @@ extension TransportFailure {
     case .secureConnectionFailed: code = .secureConnectionFailed
     case .untrustedServerCertificate: code = .serverCertificateUntrusted
     case .badServerResponse: code = .badServerResponse
+    case .responseTooLarge: code = .dataLengthExceedsMaximum
     case .tooManyRedirects: code = .httpTooManyRedirects
     case .unsupportedURL: code = .unsupportedURL
     case .fileUnreadable: code = .fileDoesNotExist

@@ -24,6 +24,8 @@ final class FaultServer: LoopbackServer {
     case invalidHeader = "/invalid-header"
     case invalidChunked = "/invalid-chunked"
     case stallDuringBody = "/stall-during-body"
+    case endlessBody = "/endless-body"
+    case manyHeaders = "/many-headers"
 
     var description: String { String(rawValue.dropFirst()) }
   }

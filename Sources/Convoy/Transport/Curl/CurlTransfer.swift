@@ -30,8 +30,11 @@
     private let receiver: (any TransferReceiver)?
 
     // Owned by the event loop thread once submitted.
-    private var head = CurlResponseHead()
+    private var head: CurlResponseHead
     private var body = CurlBodyBuffer()
+    private let limits: ResponseLimits
+    /// The limit the answer passed; the transfer was stopped there.
+    private var exceededLimit: TransportFailure?
     private var bytesSent = 0
     private var bytesReceived = 0
     private var fileReadFailed = false
@@ -77,6 +80,8 @@
       self.url = url
       self.loop = loop
       self.consumer = consumer
+      self.limits = request.responseLimits
+      self.head = CurlResponseHead(limits: request.responseLimits)
       if case .streamed(let receiver) = consumer {
         self.receiver = receiver
       } else {
@@ -158,6 +163,7 @@
         return .failure(
           TransportFailure(kind: .fileUnreadable, detail: "the body file could not be read"))
       }
+      if let exceededLimit { return .failure(exceededLimit) }
       if isIdleTimedOut {
         let seconds = Double(idleLimit) / 1_000_000_000
         return .failure(
@@ -346,23 +352,37 @@
         if receiver.transferDidReceiveBody(Data(bytes)) == .pause { isReceivePaused = true }
         return bytes.count
       }
+      // An endless body must not grow the process: answering libcurl with fewer bytes than it
+      // offered stops the transfer (CURLE_WRITE_ERROR), reported as the limit.
+      guard body.count + bytes.count <= limits.maximumBodySize else {
+        exceededLimit = limits.failure("maximumBodySize", limits.maximumBodySize)
+        return 0
+      }
       bufferBody(bytes)
       return bytes.count
     }
 
     private func bufferBody(_ bytes: UnsafeRawBufferPointer) {
-      if body.count == 0, let announced = head.announcedBodyLength, announced > bytes.count {
+      if body.count == 0, let announced = head.announcedBodyLength, announced > bytes.count,
+        announced <= limits.maximumBodySize
+      {
         body.reserve(announced: announced)
       }
       body.append(bytes)
     }
 
-    fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) {
+    /// - Returns: Whether the transfer may go on; `false` once the head passed a limit.
+    fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
       lastActivity = DispatchTime.now().uptimeNanoseconds
       let headIsComplete = head.add(line: bytes.bindMemory(to: UInt8.self))
+      if let passed = head.exceededLimit {
+        exceededLimit = passed
+        return false
+      }
       // A streaming receiver hears of the head as soon as it is whole, before any body byte:
       // an event stream may send its first event much later.
       if headIsComplete, receiver != nil { deliverHead(currentHead()) }
+      return true
     }
 
     /// - Returns: Whether libcurl may go on; `false` once nothing moved for the idle timeout.
@@ -424,8 +444,10 @@
   }
 
   private let curlWriteHeader: CurlLibrary.DataCallback = { pointer, size, count, userdata in
-    transfer(userdata).receiveHeader(UnsafeRawBufferPointer(start: pointer, count: size * count))
-    return size * count
+    let goesOn = transfer(userdata).receiveHeader(
+      UnsafeRawBufferPointer(start: pointer, count: size * count))
+    // Fewer bytes than offered stop the transfer (CURLE_WRITE_ERROR).
+    return goesOn ? size * count : 0
   }
 
   private let curlReadBody: CurlLibrary.DataCallback = { pointer, size, count, userdata in

@@ -31,13 +31,13 @@ private func errorsStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Errors.md", line: 77)
+    #sourceLocation(file: "Docs/Errors.md", line: 78)
     var provider = ErrorMessageProvider.standard
     #sourceLocation()
-    #sourceLocation(file: "Docs/Errors.md", line: 78)
+    #sourceLocation(file: "Docs/Errors.md", line: 79)
     provider.wording[.offline] = ErrorMessage(title: "No signal", text: "Find Wi-Fi and try again.")
     #sourceLocation()
-    #sourceLocation(file: "Docs/Errors.md", line: 79)
+    #sourceLocation(file: "Docs/Errors.md", line: 80)
     provider.override = { error in            // consulted first; nil falls through
       (error as? CheckoutError).map { _ in ErrorMessage(text: "Your basket changed. Please review it.") }
     }
