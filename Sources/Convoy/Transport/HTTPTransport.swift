@@ -56,7 +56,7 @@ public struct TransportRequest: Sendable {
   /// resend it only when it may (``RequestBody/isReplayable``).
   public var isBodyReplayable: Bool
   /// How large an answer may be; a transport that can stop a transfer early stops it when a
-  /// limit is passed, and ``Exchange`` checks every complete answer.
+  /// limit is passed, and Convoy checks every complete answer against them.
   public var responseLimits: ResponseLimits
 
   /// Creates a transport request.
