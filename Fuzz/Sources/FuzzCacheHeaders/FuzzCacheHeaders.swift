@@ -1,7 +1,7 @@
 // `Cache-Control`, `Expires`, `Date`, `Age` and `Vary` of a stored answer. The input is header
 // lines (`Name: value`). Checks: no crash; delta-seconds are never negative nor above 2^31
-// (RFC 9111 §1.2.2); freshness and age are numbers (never NaN); a parsed HTTP date formats back
-// to the same instant.
+// (RFC 9111 §1.2.2); freshness and age are numbers (never NaN); serving the stored answer
+// writes an `Age` within 0…2^31.
 import Foundation
 
 @testable import Convoy
@@ -42,7 +42,14 @@ public func fuzz(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   _ = entry.isFresh(now: now)
   _ = entry.isWithinStaleIfError(now: now)
   _ = entry.isDescribed(by: headers)
-  _ = entry.freshened(with: headers, requestDate: now, responseDate: now)
+  let freshened = entry.freshened(with: headers, requestDate: now, responseDate: now)
+  // Serving a stored answer writes its age back as an `Age` header.
+  let metrics = TransferMetrics(startDate: now, duration: 0, bytesReceived: 0, bytesSent: 0)
+  for stored in [entry, freshened] {
+    let served = stored.transportResponse(age: stored.currentAge(now: now), metrics: metrics)
+    let age = served.headers["Age"].flatMap(Int.init)
+    precondition(age.map { (0...2_147_483_648).contains($0) } == true, "Age out of range")
+  }
   var request = URLRequest(url: url)
   for field in fields { request.addValue(field.value, forHTTPHeaderField: "X-" + field.name) }
   let vary = headers.values(for: "Vary").flatMap { $0.split(separator: ",").map(String.init) }
