@@ -1,7 +1,8 @@
 // OAuth 2 bodies an authorization server sends: token answers (RFC 6749 §5.1), error answers
 // (§5.2), device authorization answers (RFC 8628 §3.2) and server metadata (RFC 8414 §2).
 // Checks: no crash; a decoded token is never empty-typed; an error always has its code; a
-// token's description, which reaches logs, never depends on the token or refresh token.
+// token's description, which reaches logs, never depends on the token or refresh token; a
+// device login's polling interval and lifetime stay bounded.
 import Foundation
 
 @testable import Convoy
@@ -31,7 +32,12 @@ public func fuzz(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     _ = error.category
     _ = ErrorMessageProvider().message(for: error)
   }
-  _ = try? DeviceAuthorizationRequest.Response(data: data, response: head)
+  if let device = try? DeviceAuthorizationRequest.Response(data: data, response: head) {
+    // The polling loop sleeps for the interval until the codes expire: both must stay bounded.
+    precondition(device.authorization.interval >= 0, "a negative polling interval")
+    precondition(
+      device.authorization.expiresAt.timeIntervalSinceNow <= 3_600, "codes that outlive an hour")
+  }
   if let metadata = try? JSONDecoder().decode(AuthorizationServerMetadata.self, from: data) {
     let endpoints = OAuthEndpoints().completed(by: metadata)
     precondition(endpoints.token == metadata.tokenEndpoint, "the token endpoint was not taken")
