@@ -271,7 +271,8 @@ struct CallPipeline: Sendable {
     context.sentRequest = urlRequest
     return TransportRequest(
       urlRequest: urlRequest, bodyFileURL: bodyFileURL, idleTimeout: configuration.timeout,
-      isBodyReplayable: context.isBodyReplayable, responseLimits: configuration.responseLimits)
+      isBodyReplayable: context.isBodyReplayable,
+      responseLimits: request.responseLimits ?? configuration.responseLimits)
   }
 
   // Signing runs after every other adapter, and renewal before every other decision (see

@@ -59,6 +59,21 @@ import Testing
     #expect(transport.requests.count == 1)
   }
 
+  @Test func aRequestMayAllowMoreThanItsConfiguration() async throws {
+    struct Export: RequestDescribing {
+      typealias Response = DataResponse
+      var method: HTTPMethod { .get }
+      var path: String { "thing" }
+      var responseLimits: ResponseLimits? { ResponseLimits(maximumBodySize: 100) }
+    }
+    let connection = connection(body: Data(count: 50), limits: ResponseLimits(maximumBodySize: 10))
+    let response = try await connection.execute(Export())
+    #expect(response.data.count == 50)
+    _ = await #expect(throws: ServerConnectionError.self) {
+      _ = try await connection.execute(RawStubCall(path: "thing"))
+    }
+  }
+
   @Test func theDefaultsAreGenerousAndNamed() {
     let limits = ResponseLimits()
     #expect(limits.maximumBodySize == 64 << 20)
