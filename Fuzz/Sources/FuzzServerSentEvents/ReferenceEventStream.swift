@@ -19,34 +19,37 @@ struct EventReading: Equatable {
 
 enum ReferenceEventStream {
   static func read(_ bytes: [UInt8]) -> EventStreamReading {
-    // "UTF-8 decode": one leading byte order mark is dropped, invalid bytes become U+FFFD.
-    var text = Substring(String(decoding: bytes, as: UTF8.self))
-    if text.unicodeScalars.first == "\u{FEFF}" { text = text.dropFirst() }
+    // "UTF-8 decode": one leading byte order mark (a code point, not a `Character`, which may
+    // hold a combining mark too) is dropped; invalid bytes become U+FFFD.
+    var scalars = Array(String(decoding: bytes, as: UTF8.self).unicodeScalars)[...]
+    if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
     var reading = EventStreamReading()
     var data = ""
     var eventType = ""
     var idBuffer = ""
     // Lines end at CRLF, LF or CR; an unterminated last line is never processed.
     var line: [Unicode.Scalar] = []
-    var scalars = Array(text.unicodeScalars)[...]
     while let scalar = scalars.popFirst() {
       if scalar != "\r" && scalar != "\n" {
         line.append(scalar)
         continue
       }
       if scalar == "\r", scalars.first == "\n" { scalars.removeFirst() }
-      process(
-        String(String.UnicodeScalarView(line)), reading: &reading, data: &data,
-        eventType: &eventType, idBuffer: &idBuffer)
+      process(line, reading: &reading, data: &data, eventType: &eventType, idBuffer: &idBuffer)
       line = []
     }
     return reading
   }
 
+  /// The standard speaks of code points, so the line is scalars: compared as `String`s, a colon
+  /// or space followed by a combining mark would be one `Character` and go unseen.
   private static func process(
-    _ line: String, reading: inout EventStreamReading, data: inout String,
+    _ line: [Unicode.Scalar], reading: inout EventStreamReading, data: inout String,
     eventType: inout String, idBuffer: inout String
   ) {
+    let text = { (scalars: ArraySlice<Unicode.Scalar>) in
+      String(String.UnicodeScalarView(scalars))
+    }
     if line.isEmpty {
       // Dispatch.
       reading.lastEventID = idBuffer
@@ -55,29 +58,30 @@ enum ReferenceEventStream {
         eventType = ""
       }
       guard !data.isEmpty else { return }
-      if data.hasSuffix("\n") { data.removeLast() }
+      // The data ends with the LF of its last line, which is not part of it.
+      data.unicodeScalars.removeLast()
       reading.events.append(
         EventReading(
           type: eventType.isEmpty ? "message" : eventType, data: data,
           id: idBuffer.isEmpty ? nil : idBuffer, retry: reading.reconnectionDelay))
       return
     }
-    if line.hasPrefix(":") { return }
-    var field = line
-    var value = ""
+    if line.first == ":" { return }
+    var field = line[...]
+    var value: ArraySlice<Unicode.Scalar> = []
     if let colon = line.firstIndex(of: ":") {
-      field = String(line[..<colon])
-      value = String(line[line.index(after: colon)...])
-      if value.hasPrefix(" ") { value.removeFirst() }
+      field = line[..<colon]
+      value = line[(colon + 1)...]
+      if value.first == " " { value = value.dropFirst() }
     }
-    switch field {
-    case "event": eventType = value
-    case "data": data += value + "\n"
-    case "id": if !value.unicodeScalars.contains("\0") { idBuffer = value }
-    case "retry":
+    switch Array(field) {
+    case Array("event".unicodeScalars): eventType = text(value)
+    case Array("data".unicodeScalars): data += text(value) + "\n"
+    case Array("id".unicodeScalars): if !value.contains("\0") { idBuffer = text(value) }
+    case Array("retry".unicodeScalars):
       // ASCII digits only; a number too large to hold is ignored (Convoy's documented choice).
-      if !value.isEmpty, value.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }),
-        let milliseconds = Int(value)
+      if !value.isEmpty, value.allSatisfy({ ("0"..."9").contains($0) }),
+        let milliseconds = Int(text(value))
       {
         reading.reconnectionDelay = Double(milliseconds) / 1000
       }
