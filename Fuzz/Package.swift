@@ -3,10 +3,10 @@ import PackageDescription
 
 // libFuzzer targets for Convoy's parsers (issue #27). A package of its own, so that Convoy keeps
 // no dependencies and its `.build` is never touched: `scripts/fuzz` builds this one into
-// `.build-fuzz`, optimized, with `-enable-testing` and `--sanitize=fuzzer --sanitize=address`.
-// Each target is one executable whose `LLVMFuzzerTestOneInput` libFuzzer calls (libFuzzer brings
-// `main`); internal parsers are reached by `@testable import`, which `-enable-testing` allows.
-// Seeds are in `Corpus/<target>`.
+// `.build-fuzz`, in debug, with `--sanitize=fuzzer --sanitize=address`. Each target is one
+// executable whose `LLVMFuzzerTestOneInput` libFuzzer calls (libFuzzer brings `main`); internal
+// parsers are reached by `@testable import`, which debug builds allow. Seeds are in
+// `Corpus/<target>`.
 let convoy = Target.Dependency.product(name: "Convoy", package: "Convoy")
 let yaml = Target.Dependency.product(name: "ConvoyYAML", package: "Convoy")
 
