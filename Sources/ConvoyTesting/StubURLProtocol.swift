@@ -196,6 +196,7 @@ extension TransportFailure {
     case .clientCertificateRequired: code = .clientCertificateRequired
     case .untrustedServerCertificate: code = .serverCertificateUntrusted
     case .badServerResponse: code = .badServerResponse
+    case .responseTooLarge: code = .dataLengthExceedsMaximum
     case .tooManyRedirects: code = .httpTooManyRedirects
     case .unsupportedURL: code = .unsupportedURL
     case .fileUnreadable: code = .fileDoesNotExist

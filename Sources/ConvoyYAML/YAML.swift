@@ -18,12 +18,15 @@ public enum YAML {
   ///
   /// - Parameters:
   ///   - text: The document.
-  ///   - limits: Bounds on nesting and alias expansion.
+  ///   - limits: Bounds on nesting, alias expansion and size.
   /// - Returns: The document's root node; ``YAMLValue/null`` for an empty document.
   /// - Throws: ``YAMLError`` naming the line and column of the first problem.
   public static func parse(
     _ text: String, limits: YAMLLimits = YAMLLimits()
   ) throws(YAMLError) -> YAMLValue {
+    guard text.utf8.count <= limits.maximumDocumentSize else {
+      throw YAMLError(.documentTooLarge(limit: limits.maximumDocumentSize), line: 1, column: 1)
+    }
     var parser = YAMLParser(bytes: Array(text.utf8), limits: limits)
     return try parser.parseStream()
   }
@@ -32,12 +35,16 @@ public enum YAML {
   ///
   /// - Parameters:
   ///   - data: The document, UTF-8 encoded, with or without a byte order mark.
-  ///   - limits: Bounds on nesting and alias expansion.
+  ///   - limits: Bounds on nesting, alias expansion and size.
   /// - Returns: The document's root node; ``YAMLValue/null`` for an empty document.
   /// - Throws: ``YAMLError`` naming the line and column of the first problem.
   public static func parse(
     _ data: Data, limits: YAMLLimits = YAMLLimits()
   ) throws(YAMLError) -> YAMLValue {
+    // Refused before the bytes are copied into text.
+    guard data.count <= limits.maximumDocumentSize else {
+      throw YAMLError(.documentTooLarge(limit: limits.maximumDocumentSize), line: 1, column: 1)
+    }
     guard let text = String(validating: data, as: UTF8.self) else {
       throw YAMLError(.invalidUTF8, line: 1, column: 1)
     }

@@ -40,6 +40,8 @@ public struct YAMLError: Error, Sendable, Hashable, CustomStringConvertible {
     case nestingTooDeep(limit: Int)
     /// Aliases stand for more nodes than ``YAMLLimits/maximumAliasedNodes``.
     case tooManyAliasedNodes(limit: Int)
+    /// The document is larger than ``YAMLLimits/maximumDocumentSize`` bytes.
+    case documentTooLarge(limit: Int)
   }
 
   /// What went wrong.
@@ -82,6 +84,7 @@ extension YAMLError.Reason {
     case .unsupported(let feature): "\(feature) is not supported"
     case .nestingTooDeep(let limit): "collections nest deeper than \(limit) levels"
     case .tooManyAliasedNodes(let limit): "aliases expand to more than \(limit) nodes"
+    case .documentTooLarge(let limit): "the document is larger than \(limit) bytes"
     }
   }
 }

@@ -9,9 +9,17 @@ public struct YAMLLimits: Sendable, Hashable {
   /// expand to an exponential number of nodes.
   public var maximumAliasedNodes: Int
 
-  /// Creates limits; the defaults are far above what real OpenAPI documents need.
-  public init(maximumDepth: Int = 200, maximumAliasedNodes: Int = 1_000_000) {
+  /// The largest document accepted, in UTF-8 bytes. The parser holds the whole document and
+  /// its tree in memory, so this bounds both before any work is done.
+  public var maximumDocumentSize: Int
+  /// Creates limits; the defaults are far above what real OpenAPI documents need (the largest
+  /// public ones are a few MiB).
+  public init(
+    maximumDepth: Int = 200, maximumAliasedNodes: Int = 1_000_000,
+    maximumDocumentSize: Int = 64 << 20
+  ) {
     self.maximumDepth = maximumDepth
     self.maximumAliasedNodes = maximumAliasedNodes
+    self.maximumDocumentSize = maximumDocumentSize
   }
 }

@@ -58,7 +58,7 @@ enum ExitCode: Int32, Sendable, CaseIterable {
     case .appMisconfigured: self = .configuration
     case .notFound: self = .notFound
     case .invalidInput: self = .invalidInput
-    case .unreadableResponse, .malformedResponse: self = .unreadableResponse
+    case .unreadableResponse, .malformedResponse, .responseTooLarge: self = .unreadableResponse
     case .invalidRequest: self = .software
     case .storageFull, .fileNotSaved: self = .cannotCreate
     case .unknown: self = .failure

@@ -130,6 +130,33 @@
       #expect(bytes.data.count == 64)
     }
 
+    // An endless body must stop at the limit while it arrives: the fault server sends up to
+    // 512 MiB for 10 s, and only a transfer stopped at 1 MiB fails with the limit's kind.
+    @Test func stopsAnEndlessBodyAtTheBufferedBodyLimit() async throws {
+      let request = TransportRequest(
+        urlRequest: URLRequest(url: FaultServer.shared.url(FaultServer.Fault.endlessBody.rawValue)),
+        responseLimits: ResponseLimits(maximumBodySize: 1 << 20))
+      let result = await exchange(request, over: try CurlTransport())
+      guard case .failure(let failure) = result else {
+        Issue.record("expected the limit to stop the body, got an answer")
+        return
+      }
+      #expect(failure.kind == .responseTooLarge, "\(failure)")
+      #expect(failure.detail.contains("maximumBodySize"))
+    }
+
+    @Test func refusesAHeadWithMoreFieldsThanTheLimit() async throws {
+      let url = FaultServer.shared.url(FaultServer.Fault.manyHeaders.rawValue)
+      let result = await exchange(
+        TransportRequest(urlRequest: URLRequest(url: url)), over: try CurlTransport())
+      guard case .failure(let failure) = result else {
+        Issue.record("expected the head to be refused, got an answer")
+        return
+      }
+      #expect(failure.kind == .responseTooLarge, "\(failure)")
+      #expect(failure.detail.contains("maximumHeaderFieldCount (1000)"))
+    }
+
     private func json(_ response: TransportResponse) throws -> [String: Any] {
       try #require(JSONSerialization.jsonObject(with: response.data) as? [String: Any])
     }

@@ -50,8 +50,13 @@ public struct AccessTokenRequest: RequestDescribing {
       let issued = Date()
       accessToken = AccessToken(
         value: payload.accessToken,
-        // RFC 6750 §2.1: the scheme is "Bearer" whatever case the server used for token_type.
-        type: payload.tokenType.map { $0.lowercased() == "bearer" ? "Bearer" : $0 } ?? "Bearer",
+        // RFC 6750 §2.1: the scheme is "Bearer" whatever case the server used for token_type;
+        // an empty one counts as none, or the Authorization header would start with a space
+        // (found by FuzzOAuthBodies, issue #27).
+        type: payload.tokenType.flatMap { type in
+          let type = type.trimmingCharacters(in: .whitespaces)
+          return type.isEmpty ? nil : type.lowercased() == "bearer" ? "Bearer" : type
+        } ?? "Bearer",
         expiresAt: payload.expiresIn.map { issued.addingTimeInterval($0) },
         refreshToken: payload.refreshToken, issuedAt: issued)
       scopes = payload.scope.map { $0.split(separator: " ").map(String.init) }

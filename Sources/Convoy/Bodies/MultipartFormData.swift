@@ -154,7 +154,13 @@ public struct MultipartFormData: Sendable {
       disposition += "; filename=\"\(Self.quoted(fileName))\""
     }
     var lines = ["--\(boundary)", "Content-Disposition: \(disposition)"]
-    if let mimeType = part.mimeType { lines.append("Content-Type: \(mimeType)") }
+    if let mimeType = part.mimeType {
+      // A type may hold quotes (`charset="utf-8"`) but never a line break, which would end the
+      // header early and let the rest pose as a header of its own (found by fuzzing, #27).
+      let type = mimeType.replacingOccurrences(of: "\r", with: "%0D")
+        .replacingOccurrences(of: "\n", with: "%0A")
+      lines.append("Content-Type: \(type)")
+    }
     return Data((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
   }
 

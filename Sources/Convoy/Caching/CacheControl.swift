@@ -22,9 +22,16 @@ struct CacheControl: Sendable, Hashable {
   /// response stale rather than fresh for longer than the server meant (RFC 9111 §4.2.1).
   func seconds(_ name: String) -> Int? {
     guard let entry = directives[name] else { return nil }
-    guard let text = entry, !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber)
-    else { return 0 }
-    return Int(text.prefix(10)).map { min($0, 2_147_483_648) } ?? 2_147_483_648
+    return entry.flatMap(Self.deltaSeconds) ?? 0
+  }
+
+  /// `text` as delta-seconds (RFC 9111 §1.2.2): ASCII digits only, else `nil`. A value too large
+  /// for 31 bits is 2^31, as the RFC asks, so later arithmetic never overflows.
+  static func deltaSeconds(_ text: some StringProtocol) -> Int? {
+    guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+    let significant = text.drop { $0 == "0" }
+    guard significant.count <= 10 else { return 2_147_483_648 }
+    return min(Int(String(significant)) ?? 0, 2_147_483_648)
   }
 
   var noStore: Bool { contains("no-store") }

@@ -63,7 +63,9 @@ struct CacheEntry: Sendable {
   /// requires of a cache that serves a stored response.
   func transportResponse(age: TimeInterval, metrics: TransferMetrics) -> TransportResponse {
     var headers = headers
-    headers["Age"] = String(Int(max(0, age)))
+    // RFC 9111 §1.2.2: an age past 2^31 is sent as 2^31 (and NaN, which `max` turns to 0,
+    // never reaches `Int`).
+    headers["Age"] = String(Int(min(max(0, age), 2_147_483_648)))
     return TransportResponse(
       head: HTTPResponse(statusCode: statusCode, url: url, headers: headers), data: body,
       metrics: metrics)

@@ -28,8 +28,11 @@ extension CacheEntry {
   /// round trip, plus the time it has spent here since.
   func currentAge(now: Date) -> TimeInterval {
     let apparentAge = max(0, responseDate.timeIntervalSince(dateValue))
-    let ageValue =
-      headers["Age"].flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+    // Delta-seconds only: reading `Age` as any number let `1e300` through, which overflowed
+    // when the stored answer was served with its `Age` (issue #27).
+    let ageValue = TimeInterval(
+      headers["Age"].flatMap { CacheControl.deltaSeconds($0.trimmingCharacters(in: .whitespaces)) }
+        ?? 0)
     let responseDelay = responseDate.timeIntervalSince(requestDate)
     let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
     return correctedInitialAge + now.timeIntervalSince(responseDate)

@@ -52,6 +52,11 @@ public protocol RequestDescribing: Sendable {
   /// ``ServerConfiguration/retryPolicy``. Default: `nil`.
   var retryPolicy: RetryPolicy? { get }
 
+  /// How large this request's answer may be, overriding the configuration's
+  /// ``ServerConfiguration/responseLimits`` (an export endpoint that sends more than the rest,
+  /// say). Default: `nil`.
+  var responseLimits: ResponseLimits? { get }
+
   /// Adapters that run after the connection's for this request only. Default: none.
   var adapters: [any RequestAdapter] { get }
 
@@ -83,6 +88,8 @@ extension RequestDescribing {
   public var allowsRetry: Bool { false }
   /// The configuration's retry policy.
   public var retryPolicy: RetryPolicy? { nil }
+  /// The configuration's response limits.
+  public var responseLimits: ResponseLimits? { nil }
   /// No request-specific adapters.
   public var adapters: [any RequestAdapter] { [] }
   /// The connection's decisions.

@@ -33,6 +33,10 @@ public struct ServerConfiguration: Sendable {
   /// and the refresh margin, stream reconnection delays, device-code polling. Real time
   /// (``SystemClock``) by default; tests pass `ConvoyTesting`'s `TestClock`.
   public var clock: any ConvoyClock
+  /// How large an answer may be before the call fails with
+  /// ``TransportFailure/Kind/responseTooLarge``: a buffered body of 64 MiB and a head of 1,000
+  /// fields or 256 KiB unless told otherwise.
+  public var responseLimits = ResponseLimits()
   /// `baseURL` taken apart once: every call builds a URL, and parsing the base with
   /// `URLComponents` each time cost about as much as the rest of building the request.
   private var parsedBase: ParsedBaseURL?

@@ -52,6 +52,8 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
   /// The server broke the protocol: a garbled status line or header, a broken chunked body, a
   /// redirect loop. The server's fault, not the app's; a moment later it may answer properly.
   case malformedResponse
+  /// The answer was larger than the app accepts (``ResponseLimits``).
+  case responseTooLarge
   /// The answer could not be read (bad JSON, unexpected form).
   case unreadableResponse
   /// The app read a streamed answer more slowly than it arrived, on a transport that cannot

@@ -114,6 +114,7 @@ public struct ErrorMessageProvider: Sendable {
     case .unsupportedURL, .fileUnreadable: .invalidRequest
     case .notCached: .notAvailableOffline
     case .readerTooSlow: .answerReadTooSlowly
+    case .responseTooLarge: .responseTooLarge
     case .cancelled, .other: .unknown
     }
   }
@@ -188,6 +189,9 @@ public struct ErrorMessageProvider: Sendable {
     .malformedResponse: ErrorMessage(
       title: "Server problem",
       text: "The server sent a broken answer. Please try again later."),
+    .responseTooLarge: ErrorMessage(
+      title: "Answer too large",
+      text: "The server sent more than this app accepts in one answer. Please try again later."),
     .unreadableResponse: ErrorMessage(
       title: "Unexpected answer",
       text: "The server sent an answer this app doesn't understand. Try updating the app."),

@@ -42,6 +42,9 @@ public struct TransportFailure: Error, Sendable, Hashable, CustomStringConvertib
     /// line without a colon, a broken chunked body. Worded as the server's fault
     /// (``ErrorCategory/malformedResponse``).
     case badServerResponse
+    /// The answer passed one of the request's ``ResponseLimits``: a buffered body, or a head
+    /// with too many or too large header fields. Not retried: the server would send it again.
+    case responseTooLarge
     /// A redirect chain was too long or looped.
     case tooManyRedirects
     /// The URL's scheme or form is not supported by the transport.
@@ -102,6 +105,7 @@ extension TransportFailure.Kind {
     case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData,
       .cannotDecodeContentData, .zeroByteResource:
       self = .badServerResponse
+    case .dataLengthExceedsMaximum: self = .responseTooLarge
     case .httpTooManyRedirects, .redirectToNonExistentLocation: self = .tooManyRedirects
     case .unsupportedURL, .badURL: self = .unsupportedURL
     case .fileDoesNotExist, .noPermissionsToReadFile, .fileIsDirectory: self = .fileUnreadable

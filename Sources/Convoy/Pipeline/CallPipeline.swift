@@ -280,7 +280,8 @@ struct CallPipeline: Sendable {
     try Self.checkHeaders(of: urlRequest, context: context)
     return TransportRequest(
       urlRequest: urlRequest, bodyFileURL: bodyFileURL, idleTimeout: configuration.timeout,
-      isBodyReplayable: context.isBodyReplayable)
+      isBodyReplayable: context.isBodyReplayable,
+      responseLimits: request.responseLimits ?? configuration.responseLimits)
   }
 
   /// Refuses a request with a field no transport can send as it is, once for every transport:

@@ -30,7 +30,10 @@ enum HTTPDate {
       if let short = year, parts[2].count == 2 { year = short + (short < 70 ? 2000 : 1900) }
     }
     let clock = time.split(separator: ":").compactMap { Int($0) }
-    guard let day, let month, let year, clock.count == 3, (1...31).contains(day),
+    // Years beyond four digits are no HTTP date, and would overflow the day count: a 19-digit
+    // year trapped (issue #27, HeaderParsingTests.yearsBeyondFourDigitsAreNoDate).
+    guard let day, let month, let year, (0...9999).contains(year), clock.count == 3,
+      (1...31).contains(day),
       (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2])
     else { return nil }
     let days = daysSinceEpoch(year: year, month: month, day: day)

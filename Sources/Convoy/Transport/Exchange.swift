@@ -74,6 +74,11 @@ final class Exchange: @unchecked Sendable {
     case .failure(let failure):
       finish(.failure(.transport(failure, request)))
     case .success(let response):
+      // A transport that can stop early already did; this holds every transport to the limits.
+      if let violation = request.responseLimits.violation(by: response) {
+        finish(.failure(.transport(violation, request)))
+        return
+      }
       do {
         if let next = try policy.nextRequest(
           after: request, response: response.head, hopsSoFar: hops)

@@ -55,16 +55,20 @@ public struct TransportRequest: Sendable {
   /// Whether the body may be sent again; ``RedirectPolicy`` follows a 307 or 308 that would
   /// resend it only when it may (``RequestBody/isReplayable``).
   public var isBodyReplayable: Bool
+  /// How large an answer may be; a transport that can stop a transfer early stops it when a
+  /// limit is passed, and Convoy checks every complete answer against them.
+  public var responseLimits: ResponseLimits
 
   /// Creates a transport request.
   public init(
     urlRequest: URLRequest, bodyFileURL: URL? = nil, idleTimeout: TimeInterval = 60,
-    isBodyReplayable: Bool = true
+    isBodyReplayable: Bool = true, responseLimits: ResponseLimits = ResponseLimits()
   ) {
     self.urlRequest = urlRequest
     self.bodyFileURL = bodyFileURL
     self.idleTimeout = idleTimeout
     self.isBodyReplayable = isBodyReplayable
+    self.responseLimits = responseLimits
   }
 }
 

@@ -48,6 +48,11 @@ final class FaultServer: Sendable {
     /// A chunked `hello` followed by a trailer field. Never through `URLSessionTransport` on
     /// Linux: FoundationNetworking kills the process on it.
     case chunkedTrailers = "/chunked-trailers"
+    /// A 200 whose body never ends (up to 512 MiB, or until the client stops reading), for
+    /// limits on buffered bodies.
+    case endlessBody = "/endless-body"
+    /// A 200 whose head has 5,000 fields, for limits on heads.
+    case manyHeaders = "/many-headers"
 
     var description: String { String(rawValue.dropFirst()) }
 
@@ -83,6 +88,14 @@ final class FaultServer: Sendable {
       case .chunkedTrailers:
         return MockAnswer(
           body: .chunks([MockChunk("hel"), MockChunk("lo")]), trailers: ["X-Checksum": "5d41402a"])
+      case .endlessBody:
+        let piece = Data(repeating: UInt8(ascii: "x"), count: 65_536)
+        let pieces = AsyncStream<Data>(unfolding: { piece }).prefix(8_192)
+        return MockAnswer(body: .stream(pieces))
+      case .manyHeaders:
+        var headers = HTTPHeaders()
+        for field in 0..<5_000 { headers.add(name: "X-Field-\(field)", value: String(field)) }
+        return MockAnswer(headers: headers, body: .bytes(Data("ok".utf8)))
       }
     }
   }

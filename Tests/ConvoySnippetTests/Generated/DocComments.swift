@@ -704,6 +704,16 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func ResponseLimits_9() throws {
+    #sourceLocation(file: "Sources/Convoy/Transport/ResponseLimits.swift", line: 9)
+    var configuration = ServerConfiguration(
+      environment: .production, baseURL: URL(string: "https://api.example.com/")!)
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/Transport/ResponseLimits.swift", line: 11)
+    configuration.responseLimits.maximumBodySize = 256 << 20  // an API that sends large exports
+    #sourceLocation()
+  }
+
   static func TLSConfiguration_10() throws {
     #sourceLocation(file: "Sources/Convoy/Transport/TLS/TLSConfiguration.swift", line: 10)
     let caURL = URL(fileURLWithPath: "/etc/convoy/staging-ca.pem")

@@ -36,6 +36,15 @@ import Testing
     #expect(text.contains("Content-Type: text/plain\r\n"))
   }
 
+  // Found by FuzzMultipart (issue #27): a type with a line break added a header line.
+  @Test func lineBreaksInATypeCannotAddAHeaderLine() throws {
+    var form = MultipartFormData(boundary: "b")
+    form.append(Data("to".utf8), name: "file", fileName: "phona\"me\r\n", mimeType: "fi\nle.txt")
+    let text = String(decoding: try form.encoded(), as: UTF8.self)
+    #expect(text.contains("\r\nContent-Type: fi%0Ale.txt\r\n\r\nto\r\n"))
+    #expect(form.contentLength == text.utf8.count)
+  }
+
   @Test func filesFromDiskGetTheirNameAndAGuessedType() throws {
     let url = try temporaryFile(Data("jpeg".utf8), name: "Photo.JPG")
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }

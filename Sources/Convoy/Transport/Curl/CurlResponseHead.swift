@@ -4,11 +4,24 @@
   ///
   /// libcurl passes every response head it reads: interim `1xx` answers (`100 Continue`) and the
   /// final one. A new status line therefore starts over, so only the last head is kept.
+  ///
+  /// A head that passes ``ResponseLimits/maximumHeaderFieldCount`` or
+  /// ``ResponseLimits/maximumHeadSize`` sets ``exceededLimit`` and keeps nothing more: the
+  /// transfer stops there. Every head counts on its own, interim ones included.
   struct CurlResponseHead {
     private(set) var statusCode = 0
     private(set) var httpVersion = "HTTP/1.1"
     private(set) var headers = HTTPHeaders()
     private var fields: [HTTPHeaders.Field] = []
+    private let limits: ResponseLimits
+    /// The bytes of the head being read, line ends included.
+    private var headSize = 0
+    /// Why the head was refused, once it passed a limit.
+    private(set) var exceededLimit: TransportFailure?
+
+    init(limits: ResponseLimits = ResponseLimits()) {
+      self.limits = limits
+    }
 
     /// The body length the server announced in `Content-Length`, if any.
     var announcedBodyLength: Int? {
@@ -32,6 +45,13 @@
     /// - Returns: Whether the line was the blank line that completes the final (non-`1xx`) head.
     @discardableResult
     mutating func add(line bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+      guard exceededLimit == nil else { return false }
+      if bytes.starts(with: "HTTP/".utf8) { headSize = 0 }
+      headSize += bytes.count
+      guard headSize <= limits.maximumHeadSize else {
+        exceededLimit = limits.failure("maximumHeadSize", limits.maximumHeadSize)
+        return false
+      }
       var end = bytes.count
       while end > 0, bytes[end - 1] == UInt8(ascii: "\n") || bytes[end - 1] == UInt8(ascii: "\r") {
         end -= 1
@@ -51,7 +71,12 @@
       } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
         let name = Self.trimmedText(line[0..<colon])
         let value = Self.trimmedText(line[(colon + 1)...])
-        if !name.isEmpty { fields.append(HTTPHeaders.Field(name: name, value: value)) }
+        guard !name.isEmpty else { return false }
+        guard fields.count < limits.maximumHeaderFieldCount else {
+          exceededLimit = limits.failure("maximumHeaderFieldCount", limits.maximumHeaderFieldCount)
+          return false
+        }
+        fields.append(HTTPHeaders.Field(name: name, value: value))
       }
       return false
     }

@@ -30,8 +30,11 @@
     private let receiver: (any TransferReceiver)?
 
     // Owned by the event loop thread once submitted.
-    private var head = CurlResponseHead()
+    private var head: CurlResponseHead
     private var body = CurlBodyBuffer()
+    private let limits: ResponseLimits
+    /// The limit the answer passed; the transfer was stopped there.
+    private var exceededLimit: TransportFailure?
     private var bytesSent = 0
     private var bytesReceived = 0
     private var fileReadFailed = false
@@ -79,6 +82,8 @@
       self.url = url
       self.loop = loop
       self.consumer = consumer
+      self.limits = request.responseLimits
+      self.head = CurlResponseHead(limits: request.responseLimits)
       if case .streamed(let receiver) = consumer {
         self.receiver = receiver
       } else {
@@ -160,6 +165,7 @@
         return .failure(
           TransportFailure(kind: .fileUnreadable, detail: "the body file could not be read"))
       }
+      if let exceededLimit { return .failure(exceededLimit) }
       if let malformedHead {
         return .failure(TransportFailure(kind: .badServerResponse, detail: malformedHead))
       }
@@ -356,22 +362,35 @@
         if receiver.transferDidReceiveBody(Data(bytes)) == .pause { isReceivePaused = true }
         return bytes.count
       }
+      // An endless body must not grow the process: answering libcurl with fewer bytes than it
+      // offered stops the transfer (CURLE_WRITE_ERROR), reported as the limit.
+      guard body.count + bytes.count <= limits.maximumBodySize else {
+        exceededLimit = limits.failure("maximumBodySize", limits.maximumBodySize)
+        return 0
+      }
       bufferBody(bytes)
       return bytes.count
     }
 
     private func bufferBody(_ bytes: UnsafeRawBufferPointer) {
-      if body.count == 0, let announced = head.announcedBodyLength, announced > bytes.count {
+      if body.count == 0, let announced = head.announcedBodyLength, announced > bytes.count,
+        announced <= limits.maximumBodySize
+      {
         body.reserve(announced: announced)
       }
       body.append(bytes)
     }
 
-    /// - Returns: Whether libcurl may go on; `false` stops the transfer at a head whose framing
-    ///   is broken, before libcurl waits for a body length it made up.
+    /// - Returns: Whether libcurl may go on; `false` stops the transfer once the head passed a
+    ///   limit, or at a head whose framing is broken, before libcurl waits for a body length it
+    ///   made up.
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
       lastActivity = DispatchTime.now().uptimeNanoseconds
       let headIsComplete = head.add(line: bytes.bindMemory(to: UInt8.self))
+      if let passed = head.exceededLimit {
+        exceededLimit = passed
+        return false
+      }
       if headIsComplete, let problem = head.framingProblem {
         malformedHead = problem
         return false
@@ -441,9 +460,10 @@
   }
 
   private let curlWriteHeader: CurlLibrary.DataCallback = { pointer, size, count, userdata in
-    // Any other count than the one given aborts the transfer (CURLE_WRITE_ERROR).
-    transfer(userdata).receiveHeader(UnsafeRawBufferPointer(start: pointer, count: size * count))
-      ? size * count : 0
+    let goesOn = transfer(userdata).receiveHeader(
+      UnsafeRawBufferPointer(start: pointer, count: size * count))
+    // Fewer bytes than offered stop the transfer (CURLE_WRITE_ERROR).
+    return goesOn ? size * count : 0
   }
 
   private let curlReadBody: CurlLibrary.DataCallback = { pointer, size, count, userdata in

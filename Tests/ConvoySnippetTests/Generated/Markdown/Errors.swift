@@ -31,13 +31,13 @@ private func errorsStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Errors.md", line: 113)
+    #sourceLocation(file: "Docs/Errors.md", line: 114)
     var provider = ErrorMessageProvider.standard
     #sourceLocation()
-    #sourceLocation(file: "Docs/Errors.md", line: 114)
+    #sourceLocation(file: "Docs/Errors.md", line: 115)
     provider.wording[.offline] = ErrorMessage(title: "No signal", text: "Find Wi-Fi and try again.")
     #sourceLocation()
-    #sourceLocation(file: "Docs/Errors.md", line: 115)
+    #sourceLocation(file: "Docs/Errors.md", line: 116)
     provider.override = { error in            // consulted first; nil falls through
       (error as? CheckoutError).map { _ in ErrorMessage(text: "Your basket changed. Please review it.") }
     }

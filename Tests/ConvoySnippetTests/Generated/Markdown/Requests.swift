@@ -53,7 +53,7 @@ private let pngData = Data()
 private let videoURL = URL(fileURLWithPath: "/tmp/video.mp4")
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Requests.md", line: 111)
+#sourceLocation(file: "Docs/Requests.md", line: 112)
 private struct CSVResponse: ResponseDescribing {
   let rows: [[String]]
   init(data: Data, response: HTTPResponse) throws {
@@ -64,50 +64,50 @@ private struct CSVResponse: ResponseDescribing {
 
 private func requestsStatements() async throws {
   do {
-    #sourceLocation(file: "Docs/Requests.md", line: 56)
+    #sourceLocation(file: "Docs/Requests.md", line: 57)
     let json: RequestBody = .json(newPlace)                     // application/json
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 57)
+    #sourceLocation(file: "Docs/Requests.md", line: 58)
     let encoded: RequestBody = .json(newPlace, encoder: myEncoder)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 58)
+    #sourceLocation(file: "Docs/Requests.md", line: 59)
     let png: RequestBody = .data(pngData, contentType: "image/png")
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 59)
+    #sourceLocation(file: "Docs/Requests.md", line: 60)
     let text: RequestBody = .text("hello")                      // text/plain; charset=utf-8
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 60)
+    #sourceLocation(file: "Docs/Requests.md", line: 61)
     let video: RequestBody = .file(videoURL, contentType: "video/mp4") // streamed from disk
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Requests.md", line: 81)
+    #sourceLocation(file: "Docs/Requests.md", line: 82)
     let answer = try await connection.execute(PlacesRequest())
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 82)
+    #sourceLocation(file: "Docs/Requests.md", line: 83)
     answer.response.statusCode                     // 200
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 83)
+    #sourceLocation(file: "Docs/Requests.md", line: 84)
     answer.response.url                            // after redirects, the URL that answered
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 84)
+    #sourceLocation(file: "Docs/Requests.md", line: 85)
     answer.response.headers["ETag"]                // any case: "etag" finds it too
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 85)
+    #sourceLocation(file: "Docs/Requests.md", line: 86)
     answer.response.headers.values(for: "Set-Cookie")  // repeated fields, each on its own
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Requests.md", line: 125)
+    #sourceLocation(file: "Docs/Requests.md", line: 126)
     let decoder = JSONDecoder()
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 126)
+    #sourceLocation(file: "Docs/Requests.md", line: 127)
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 127)
+    #sourceLocation(file: "Docs/Requests.md", line: 128)
     decoder.dateDecodingStrategy = .iso8601
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 128)
+    #sourceLocation(file: "Docs/Requests.md", line: 129)
     let connection = ServerConnection(configuration: .staging, decoder: decoder)
     #sourceLocation()
   }

@@ -81,4 +81,13 @@ private func securityStatements() async throws {
     #endif
     #sourceLocation()
   }
+  do {
+    #sourceLocation(file: "Docs/Security.md", line: 188)
+    var configuration = ServerConfiguration(
+      environment: .production, baseURL: URL(string: "https://api.example.com/")!)
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Security.md", line: 190)
+    configuration.responseLimits.maximumBodySize = 256 << 20  // this API sends large exports
+    #sourceLocation()
+  }
 }

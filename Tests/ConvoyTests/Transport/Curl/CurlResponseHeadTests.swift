@@ -4,8 +4,10 @@
   @testable import Convoy
 
   @Suite struct CurlResponseHeadTests {
-    private func head(_ lines: [String]) -> CurlResponseHead {
-      var head = CurlResponseHead()
+    private func head(_ lines: [String], limits: ResponseLimits = ResponseLimits())
+      -> CurlResponseHead
+    {
+      var head = CurlResponseHead(limits: limits)
       for line in lines {
         var bytes = Array(line.utf8)
         _ = bytes.withUnsafeMutableBufferPointer { head.add(line: UnsafeBufferPointer($0)) }
@@ -74,6 +76,38 @@
     @Test(arguments: ["HTTP/1.1 2x0 OK", "HTTP/1.1 +200 OK", "HTTP/1.1", "HTTP/1.1 9999999999 OK"])
     func aStatusThatIsNotAllDigitsReadsAsNone(line: String) {
       #expect(head([line + "\r\n", "\r\n"]).statusCode == 0)
+    }
+
+    @Test func aHeadWithMoreFieldsThanTheLimitIsRefusedAndNeverCompletes() {
+      let limits = ResponseLimits(maximumHeaderFieldCount: 2)
+      var head = CurlResponseHead(limits: limits)
+      var completed = false
+      for line in ["HTTP/1.1 200 OK\r\n", "A: 1\r\n", "B: 2\r\n", "C: 3\r\n", "\r\n"] {
+        var bytes = Array(line.utf8)
+        completed = bytes.withUnsafeMutableBufferPointer { head.add(line: UnsafeBufferPointer($0)) }
+      }
+      #expect(!completed)
+      #expect(head.exceededLimit?.kind == .responseTooLarge)
+      #expect(head.exceededLimit?.detail.contains("maximumHeaderFieldCount (2)") == true)
+    }
+
+    @Test func aHeadLargerThanTheLimitIsRefused() {
+      let parsed = head(
+        ["HTTP/1.1 200 OK\r\n", "X-Big: " + String(repeating: "x", count: 100) + "\r\n", "\r\n"],
+        limits: ResponseLimits(maximumHeadSize: 64))
+      #expect(parsed.exceededLimit?.detail.contains("maximumHeadSize (64)") == true)
+      #expect(parsed.headers.fields.isEmpty)
+    }
+
+    @Test func everyHeadCountsOnItsOwnSoInterimHeadsDoNotAddUp() {
+      let lines = [
+        "HTTP/1.1 100 Continue\r\n", "A: 1\r\n", "\r\n", "HTTP/1.1 200 OK\r\n", "B: 2\r\n", "\r\n",
+      ]
+      let parsed = head(
+        lines, limits: ResponseLimits(maximumHeaderFieldCount: 1, maximumHeadSize: 40))
+      #expect(parsed.exceededLimit == nil)
+      #expect(parsed.statusCode == 200)
+      #expect(parsed.headers["b"] == "2")
     }
   }
 #endif
