@@ -36,15 +36,9 @@ struct EndpointCall<Response: Sendable>: Sendable {
     let connection = ServerConnection(
       configuration: configuration, transport: transport, observers: [observer])
     let before = sent(0).count
-    let result: Result<Response, any Error>
-    do {
-      result = .success(try await connection.execute(request))
-    } catch {
-      result = .failure(error)
-    }
+    let call = await run(request, on: connection)
     return EndpointCall(
-      result: result, request: String(describing: request), sent: sent(before),
-      received: heads.current)
+      result: call.result, request: call.request, sent: sent(before), received: heads.current)
   }
 
   /// Runs `request` on `connection` as it is; only the outcome can be reported.
