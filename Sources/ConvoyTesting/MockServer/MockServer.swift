@@ -66,7 +66,6 @@ public final class MockServer: Sendable {
   private struct State {
     var running = false
     var stopped = false
-    var listener: Int32 = -1
     var wake: (read: Int32, write: Int32) = (-1, -1)
     var port = 0
     var routes: [MockRoute] = []
@@ -79,7 +78,9 @@ public final class MockServer: Sendable {
     var waiters: [UUID: MockWaiter] = [:]
 
     var snapshot: MockWaiter.Snapshot {
-      MockWaiter.Snapshot(statistics: statistics, requests: requests, taken: taken)
+      MockWaiter.Snapshot(
+        statistics: statistics, requests: requests, taken: taken,
+        isQuiet: descriptors.isEmpty && !acceptLoopRunning)
     }
   }
 
@@ -118,7 +119,6 @@ public final class MockServer: Sendable {
     }
     state.withLock {
       $0.running = true
-      $0.listener = listener
       $0.port = port
       $0.wake = (pipeEnds[0], pipeEnds[1])
       $0.acceptLoopRunning = true
@@ -135,11 +135,8 @@ public final class MockServer: Sendable {
   /// is waited for at most 10 seconds). Requests recorded so far stay readable.
   public func shutdown() async {
     stopAccepting()
-    let bound = ContinuousClock.now + .seconds(10)
-    while ContinuousClock.now < bound {
-      let done = state.withLock { !$0.acceptLoopRunning && $0.descriptors.isEmpty }
-      if done { break }
-      try? await Task.sleep(for: .milliseconds(5))
+    try? await wait(for: "every connection's thread to finish", timeout: .seconds(10)) {
+      $0.isQuiet
     }
     state.withLock { state in
       guard state.descriptors.isEmpty, !state.acceptLoopRunning, state.wake.read >= 0 else {
@@ -367,7 +364,7 @@ public final class MockServer: Sendable {
       thread.start()
     }
     close(listener)
-    state.withLock { $0.acceptLoopRunning = false }
+    update { $0.acceptLoopRunning = false }
   }
 
   private func serve(_ descriptor: Int32, number: Int, wake: Int32) {
@@ -446,6 +443,8 @@ struct MockWaiter: Sendable {
     var requests: [RecordedRequest]
     /// How many requests ``MockServer/takeRequest(timeout:)`` has handed out.
     var taken: Int
+    /// Whether no thread of the server runs any more: no connection, no accept loop.
+    var isQuiet: Bool
   }
 
   let continuation: CheckedContinuation<Void, any Error>
