@@ -35,7 +35,8 @@ let package = Package(
     // Speed is measured here, in release builds, never in timed tests: `swift run -c release convoy-benchmarks`.
     .executableTarget(name: "ConvoyBenchmarks", dependencies: ["Convoy", "ConvoyTesting"]),
     .testTarget(
-      name: "ConvoyTests", dependencies: ["Convoy", "ConvoyTesting", "ConvoyExpectations"]),
+      name: "ConvoyTests",
+      dependencies: ["Convoy", "ConvoyTesting", "ConvoyExpectations", "ConvoyTestSupport"]),
     .testTarget(name: "ConvoyYAMLTests", dependencies: ["ConvoyYAML"]),
     // Convoy is a dependency so that its module exists for the compile checks of generated code.
     .testTarget(

@@ -1,3 +1,4 @@
+import ConvoyTestSupport
 import Foundation
 
 /// Collects what a callback delivers and lets a test wait for it with a bound, so that a bug
@@ -55,17 +56,14 @@ enum Wait {
   static let bound: Double = 60
 }
 
-/// The one way a test waits for a condition: polls `condition` until it holds or `seconds` of
-/// real time pass, and returns whether it held.
+/// The one way a test waits for a condition: looks at `condition` (through the tests' shared
+/// `poll`) until it holds or `seconds` of real time pass, and returns whether it held. There is no
+/// event to wait on for, say, a stub's request count, which another thread makes true.
 func eventually(within seconds: Double = Wait.bound, _ condition: () -> Bool) async -> Bool {
-  let deadline = Date().addingTimeInterval(seconds)
-  while Date() < deadline {
-    if condition() { return true }
-    // Defended: the poll interval of the one waiting helper. Every caller waits for a condition
-    // that another thread makes true; there is no event to wait on for a stub's request count.
-    try? await Task.sleep(nanoseconds: 2_000_000)
+  let held = try? await poll(every: .milliseconds(2), within: .seconds(seconds)) {
+    condition() ? true : nil
   }
-  return condition()
+  return held ?? false
 }
 
 /// A serial queue for completions: tests never depend on the main run loop.
