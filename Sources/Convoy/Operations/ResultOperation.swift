@@ -7,9 +7,18 @@ import Foundation
 /// keep their types, so consumers never cast.
 ///
 /// ```swift
-/// final class CountdownOperation: ResultOperation<Int> {
+/// final class FileSizeOperation: ResultOperation<Int> {
+///   let file: URL
+///
+///   init(file: URL) {
+///     self.file = file
+///     super.init()
+///   }
+///
 ///   override func execute() {
-///     DispatchQueue.global().asyncAfter(deadline: .now() + 1) { self.finish(with: .success(0)) }
+///     DispatchQueue.global().async {
+///       self.finish(with: Result { try Data(contentsOf: self.file).count })
+///     }
 ///   }
 /// }
 /// ```

@@ -58,6 +58,9 @@ public final class SimulatedPlacesAPI: HTTPTransport {
   public let feedEventsPerConnection: Int
   /// The route table behind the simulator, e.g. for `URLSessionConfiguration.stubbed(by:)`.
   public let routes = StubRoutes()
+  /// The clock the simulator reads and waits on: token expiry, the slow scenario's delay, the
+  /// photo's pace and the feed's interval.
+  public let clock: any ConvoyClock
 
   private let transport: StubTransport
   private let behaviour: PlacesAPIBehaviour
@@ -74,12 +77,14 @@ public final class SimulatedPlacesAPI: HTTPTransport {
   ///   - feedInterval: Seconds between two events of the live feed; 1 by default.
   ///   - feedEventsPerConnection: Events the feed sends before dropping the connection; 5 by
   ///     default.
-  ///   - now: The simulator's clock, for tests of expiry.
+  ///   - clock: The time the simulator reads and waits on; real time by default. A test gives
+  ///     it a `TestClock` to expire tokens and to release slow answers, paced pieces and feed
+  ///     events by advancing the clock.
   public init(
     scenario: SimulationScenario = .happy, accessTokenLifetime: TimeInterval = 300,
     refreshTokenLifetime: TimeInterval = 30 * 24 * 3_600, slowDelay: TimeInterval = 1.5,
     photoBytesPerSecond: Int? = nil, feedInterval: TimeInterval = 1,
-    feedEventsPerConnection: Int = 5, now: @escaping @Sendable () -> Date = Date.init
+    feedEventsPerConnection: Int = 5, clock: any ConvoyClock = .system
   ) {
     self.scenario = scenario
     self.accessTokenLifetime = accessTokenLifetime
@@ -88,12 +93,14 @@ public final class SimulatedPlacesAPI: HTTPTransport {
     self.photoBytesPerSecond = photoBytesPerSecond
     self.feedInterval = feedInterval
     self.feedEventsPerConnection = max(1, feedEventsPerConnection)
+    self.clock = clock
     transport = StubTransport(routes: routes)
+    transport.clock = clock
     // The routes hold the behaviour, not the simulator, so a table handed to
     // `URLSessionConfiguration.stubbed(by:)` keeps working on its own.
     var behaviour = PlacesAPIBehaviour(
       scenario: scenario, accessTokenLifetime: accessTokenLifetime,
-      refreshTokenLifetime: refreshTokenLifetime, slowDelay: slowDelay, now: now)
+      refreshTokenLifetime: refreshTokenLifetime, slowDelay: slowDelay, now: { clock.now })
     behaviour.photoBytesPerSecond = photoBytesPerSecond
     behaviour.feedInterval = feedInterval
     behaviour.feedEventsPerConnection = self.feedEventsPerConnection
@@ -121,7 +128,8 @@ public final class SimulatedPlacesAPI: HTTPTransport {
       return transport.startStreamingTransfer(request, receiver: receiver)
     }
     routes.record(matched)
-    let transfer = SimulatedStreamingTransfer(receiver: receiver, url: request.urlRequest.url)
+    let transfer = SimulatedStreamingTransfer(
+      receiver: receiver, url: request.urlRequest.url, clock: clock)
     transfer.start(answer)
     return transfer
   }

@@ -7,12 +7,14 @@ import Foundation
 ///
 /// Memory stays bounded by one piece: the body makes each piece when it is due. Every call to
 /// the receiver happens on the queue, so two never overlap; `cancel()` stops further pieces at
-/// once and reports the cancellation from the queue too.
-final class SimulatedStreamingTransfer: StreamingTransferHandle, @unchecked Sendable {
+/// once and reports the cancellation from the queue too. The head's delay and the body's pace
+/// are waits on the simulator's clock, so a test with a `TestClock` decides when they pass.
+package final class SimulatedStreamingTransfer: StreamingTransferHandle, @unchecked Sendable {
   private let receiver: any TransferReceiver
   private let queue = DispatchQueue(label: "convoy.simulated-transfer")
   private let url: URL?
-  private let startDate = Date()
+  private let clock: any ConvoyClock
+  private let startDate: Date
   private let lock = NSLock()
   // Guarded by `lock`.
   private var isOver = false
@@ -22,21 +24,39 @@ final class SimulatedStreamingTransfer: StreamingTransferHandle, @unchecked Send
   /// Whether the queue is running steps, during which a resume is left to the running loop.
   private var isDelivering = false
   private var isResumeRequested = false
+  /// The clock's wait for the next step, dropped on cancel so that nothing is left scheduled.
+  private var pendingWait: ClockTimer?
   // Only touched on `queue`.
   private var body: (any SimulatedBody)?
   private var bytesReceived = 0
 
-  init(receiver: any TransferReceiver, url: URL?) {
+  init(receiver: any TransferReceiver, url: URL?, clock: any ConvoyClock) {
     self.receiver = receiver
     self.url = url
+    self.clock = clock
+    startDate = clock.now
+  }
+
+  /// Returns once everything the transfer's queue was given so far has run: for tests, which
+  /// then know that no piece is on its way (a wait on the clock is not: advance it first).
+  package func settle() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      queue.async { continuation.resume() }
+    }
+  }
+
+  /// Runs `action` on the queue once `seconds` have passed on the clock. The clock's action
+  /// only hops to the queue, since a test clock runs it inside `advance`.
+  private func afterWait(_ seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) {
+    let timer = clock.schedule(after: seconds) { [queue] in queue.async(execute: action) }
+    lock.withLock { pendingWait = timer }
   }
 
   /// Starts delivering `answer`.
   func start(_ answer: SimulatedStreamAnswer) {
     lock.withLock { isStepPending = true }
-    // Real time on purpose: the simulator stands in for a server in demos (`--simulate`), whose
-    // slow head and paced body take real seconds. Not a wait of a test.
-    queue.asyncAfter(deadline: .now() + answer.headDelay) { [self] in
+    // On the system clock (demos, `--simulate`) a slow head and a paced body take real seconds.
+    afterWait(answer.headDelay) { [self] in
       lock.withLock { isStepPending = false }
       guard !isFinished else { return }
       switch answer.result {
@@ -51,7 +71,7 @@ final class SimulatedStreamingTransfer: StreamingTransferHandle, @unchecked Send
     }
   }
 
-  func resumeReceiving() {
+  package func resumeReceiving() {
     let shouldStep = lock.withLock { () -> Bool in
       if isDelivering {
         isResumeRequested = true
@@ -69,11 +89,15 @@ final class SimulatedStreamingTransfer: StreamingTransferHandle, @unchecked Send
     }
   }
 
-  func cancel() {
-    let wasOver = lock.withLock {
-      defer { isOver = true }
-      return isOver
+  package func cancel() {
+    let (wasOver, wait) = lock.withLock {
+      defer {
+        isOver = true
+        pendingWait = nil
+      }
+      return (isOver, pendingWait)
     }
+    wait?.cancel()
     guard !wasOver else { return }
     queue.async { [self] in
       body = nil
@@ -107,8 +131,7 @@ final class SimulatedStreamingTransfer: StreamingTransferHandle, @unchecked Send
         }
       case .wait(let seconds):
         lock.withLock { isStepPending = true }
-        // Real time on purpose, like the head delay above: the pace of a simulated server.
-        queue.asyncAfter(deadline: .now() + seconds) { [self] in
+        afterWait(seconds) { [self] in
           let paused = lock.withLock {
             isStepPending = false
             return isPaused
@@ -120,7 +143,7 @@ final class SimulatedStreamingTransfer: StreamingTransferHandle, @unchecked Send
         complete(
           .success(
             TransferMetrics(
-              startDate: startDate, duration: Date().timeIntervalSince(startDate),
+              startDate: startDate, duration: clock.now.timeIntervalSince(startDate),
               bytesReceived: bytesReceived, bytesSent: 0)))
       case .drop:
         complete(

@@ -370,9 +370,18 @@ extension DocCommentContext {
 
   static func ResultOperation_10() throws {
     #sourceLocation(file: "Sources/Convoy/Operations/ResultOperation.swift", line: 10)
-    final class CountdownOperation: ResultOperation<Int> {
+    final class FileSizeOperation: ResultOperation<Int> {
+      let file: URL
+
+      init(file: URL) {
+        self.file = file
+        super.init()
+      }
+
       override func execute() {
-        DispatchQueue.global().asyncAfter(deadline: .now() + 1) { self.finish(with: .success(0)) }
+        DispatchQueue.global().async {
+          self.finish(with: Result { try Data(contentsOf: self.file).count })
+        }
       }
     }
     #sourceLocation()

@@ -138,14 +138,14 @@ private struct ScriptedBrowser: AuthorizationUserAgent {
   }
 
   @Test func cancellingTheTaskStopsListening() async throws {
-    let listener = try LoopbackRedirectListener(timeout: 30) { _ in }
+    // The listener opens the browser once it listens: the cancel surely lands mid-wait. A
+    // listener that ignored it would end with `timedOut(30)`, which fails the check below.
+    let browserOpened = Outcome<Bool>()
+    let listener = try LoopbackRedirectListener(timeout: 30) { _ in browserOpened.record(true) }
     let waiting = Task {
       try await listener.authorize(at: URL(string: "https://id.example.com/a")!)
     }
-    // Defended: the listener has no event for "now listening"; this pause only makes it likely
-    // that the cancel lands mid-wait. A cancel before the wait is a cancellation too, and a
-    // listener that ignored it would end with `timedOut(30)`, which fails the check below.
-    try await Task.sleep(nanoseconds: 100_000_000)
+    #expect(await browserOpened.first() == true)
     waiting.cancel()
     await #expect {
       try await waiting.value

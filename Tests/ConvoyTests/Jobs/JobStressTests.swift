@@ -23,7 +23,7 @@ import Testing
         let job = OperationJob { connection in shape.build(on: connection, tracker: tracker) }
         let completion = completions[index]
         let cancelMode = random.next() % 5
-        let cancelDelay = Double(random.next() % 2_000) / 1_000_000
+        let cancelAfterYields = Int(random.next() % 200)
         let tokenBox = Recorder<JobToken>()
         let token = connection.run(job, completionQueue: .global()) { result in
           if cancelMode == 3 { tokenBox.all.first?.cancel() }
@@ -34,8 +34,12 @@ import Testing
         case 1:
           token.cancel()
         case 2:
-          // Defended: a cancel at a random real moment of the run is the race under test.
-          DispatchQueue.global().asyncAfter(deadline: .now() + cancelDelay) { token.cancel() }
+          // A cancel at a random moment of the run, the race under test: after other work ran
+          // a random number of times, not after a guessed time.
+          Task {
+            for _ in 0..<cancelAfterYields { await Task.yield() }
+            token.cancel()
+          }
         case 4:
           DispatchQueue.global().async { token.cancel() }
           token.cancel()

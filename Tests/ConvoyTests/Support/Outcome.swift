@@ -6,7 +6,7 @@ import Foundation
 final class Outcome<Value: Sendable>: @unchecked Sendable {
   private let lock = NSLock()
   private var values: [Value] = []
-  private var waiters: [CheckedContinuation<Value?, Never>] = []
+  private var waiters: [CheckedContinuation<Value, Never>] = []
 
   func record(_ value: Value) {
     let waiters = lock.withLock {
@@ -23,28 +23,22 @@ final class Outcome<Value: Sendable>: @unchecked Sendable {
   /// All values recorded so far.
   var all: [Value] { lock.withLock { values } }
 
-  /// The first value, waiting at most `seconds` of real time for it: a bound that only turns a
-  /// lost callback into a failure, generous because a loaded machine under ThreadSanitizer can
-  /// take seconds to schedule a healthy one.
+  /// The first value, waiting at most `seconds` of real time for it (through the tests' one
+  /// bounded wait): a bound that only turns a lost callback into a failure, generous because a
+  /// loaded machine under ThreadSanitizer can take seconds to schedule a healthy one.
   func first(within seconds: Double = Wait.bound) async -> Value? {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+    await BoundedWait.value(within: .seconds(seconds)) { await self.firstValue() }
+  }
+
+  /// The first value, once there is one.
+  private func firstValue() async -> Value {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Value, Never>) in
       let ready = lock.withLock { () -> Value? in
         if let first = values.first { return first }
         waiters.append(continuation)
         return nil
       }
-      if let ready {
-        continuation.resume(returning: ready)
-        return
-      }
-      // Defended: real time is the point here, the bound on a wait, never a pause in a test.
-      DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
-        let pending = lock.withLock {
-          defer { waiters = [] }
-          return waiters
-        }
-        for waiter in pending { waiter.resume(returning: nil) }
-      }
+      if let ready { continuation.resume(returning: ready) }
     }
   }
 }

@@ -90,7 +90,9 @@ import Testing
 
   @Test func missingAlteredAndExpiredTokensAreRefused() async throws {
     let session = try await issuedSession()
-    let later = SimulatedPlacesAPI(now: { Date().addingTimeInterval(301) })
+    let clock = TestClock(now: Date())
+    let later = SimulatedPlacesAPI(clock: clock)
+    clock.advance(by: 301)
     let value = session.accessToken.value
     // A signature already ending in "0" must still be altered: change its last digit for sure.
     let altered = value.dropLast() + (value.last == "0" ? "1" : "0")

@@ -83,12 +83,18 @@ import Testing
     let handle = SimulatedPlacesAPI().startStreamingTransfer(
       signedSimulatorRequest("v2/places/3/photo"), receiver: receiver)
     defer { handle.cancel() }
+    let transfer = try #require(handle as? SimulatedStreamingTransfer)
     #expect(await receiver.wait { $0.pieces == 1 })
-    // Not yet defended (issue #22): the simulator paces its pieces in real time and shows no
-    // event for "paused", so this looks again after a pause; a late piece would still fail it.
-    try await Task.sleep(nanoseconds: 200_000_000)
+    // Everything the transfer's queue was given has run, and the unpaced photo waits on no
+    // clock: a piece sent despite the pause would have arrived by now.
+    await transfer.settle()
     #expect(receiver.record.current.pieces == 1)
     #expect(receiver.record.current.completion == nil)
+    // Each resume while the receiver still asks for a pause brings exactly one piece.
+    handle.resumeReceiving()
+    #expect(await receiver.wait { $0.pieces == 2 })
+    await transfer.settle()
+    #expect(receiver.record.current.pieces == 2)
     receiver.pausing.withLock { $0 = false }
     handle.resumeReceiving()
     #expect(await receiver.wait { $0.pieces > 10 })
@@ -96,19 +102,26 @@ import Testing
 
   @Test func cancellingStopsTheTransferAtOnceAndReportsIt() async throws {
     let receiver = RecordingReceiver(keepsBytes: false)
-    // Paced, so the transfer is surely in the middle of the body when it is cancelled: at
-    // 100 kB/s the 40 MB photo takes minutes (at 2 MB/s it once ended by itself, in 30 s, while
-    // the test's task waited for a thread under ThreadSanitizer on two busy cores).
-    let handle = SimulatedPlacesAPI(photoBytesPerSecond: 100_000).startStreamingTransfer(
-      signedSimulatorRequest("v2/places/3/photo"), receiver: receiver)
-    #expect(await receiver.wait { $0.pieces >= 2 })
+    // Paced on a test clock, so the transfer is surely in the middle of the body when it is
+    // cancelled: each piece comes only when the test advances the clock.
+    let clock = TestClock()
+    let handle = SimulatedPlacesAPI(photoBytesPerSecond: 100_000, clock: clock)
+      .startStreamingTransfer(signedSimulatorRequest("v2/places/3/photo"), receiver: receiver)
+    let transfer = try #require(handle as? SimulatedStreamingTransfer)
+    for piece in 1...2 {
+      #expect(await clock.waitForWakeUps())
+      clock.advance(by: 1)
+      #expect(await receiver.wait { $0.pieces >= piece })
+    }
+    #expect(await clock.waitForWakeUps())
     handle.cancel()
     #expect(await receiver.wait { $0.completion != nil })
     let piecesAtCancel = receiver.record.current.pieces
-    // Not yet defended (issue #22): as above, the simulator has no barrier to wait on after a
-    // cancel; a piece delivered after the completion shows in `callsAfterCompletion` only if it
-    // comes within this pause.
-    try await Task.sleep(nanoseconds: 150_000_000)
+    #expect(clock.pendingWakeUps.isEmpty, "the cancelled transfer left a wait on the clock")
+    // Whatever the transfer had left falls due now, and its queue runs what it was given: a
+    // piece sent after the cancel would show.
+    clock.advance(by: 3_600)
+    await transfer.settle()
     let record = receiver.record.current
     #expect(record.pieces == piecesAtCancel)
     #expect(record.callsAfterCompletion == 0)
