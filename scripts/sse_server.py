@@ -1,42 +1,32 @@
-"""Serves server-sent events, JSON Lines and a small OAuth2 token endpoint on a free loopback
-port for Convoy's streaming integration tests (sse-starlette on uvicorn).
+"""Serves server-sent events and JSON Lines with sse-starlette on uvicorn, on a free loopback
+port, for Convoy's streaming integration tests: the peer whose event format (CRLF lines,
+comments, two-line data, `retry:`) no one here wrote. Streams whose behaviour only these tests
+define (drops, bearer tokens, the token endpoint) are scripted in Swift, in
+Tests/ConvoyIntegrationTests/Support/ScriptedEventServer.swift.
 
 Prints "LISTENING <host> <port>" once the socket is bound. Exits when its parent process goes
 away, so a crashed test run never leaves a server behind.
 
-Every endpoint takes a `key` query parameter (the token endpoint also reads `key` from its form)
-so tests running in parallel keep their own state. Endpoints:
+Every endpoint takes a `key` query parameter so tests running in parallel keep their own log.
+Endpoints:
 
   GET  /events?key&count          retry: 100, then events 1..count, then the end; 204 once the
                                   client's Last-Event-ID reached count
-  GET  /drop?key&count&drop_after events from Last-Event-ID + 1, at most drop_after of them,
-                                  then an abrupt drop (no end of the chunked body); 204 after count
-  GET  /protected?...             /drop behind a bearer token issued by /oauth/token
-  GET  /stop?key                  always 204
-  GET  /not-sse?key               200 application/json
   GET  /jsonl?key&count           application/x-ndjson, count objects
-  GET  /ticks?key&count&interval  events whose data is the send time, for latency measurement
-  GET  /log?key                   what each request of that key carried (never a token)
-  POST /users/retrieve-client     Convoy's client-secret step of the login
-  POST /oauth/token               password and refresh_token grants (RFC 6749 §4.3, §6)
-  POST /expire?key                expires the key's current access tokens
+  GET  /ticks?key&count&interval  events whose data is the send time (the SSE benchmark's)
+  GET  /log?key                   what each request of that key carried
 
-The event streams end lines with CRLF (sse-starlette's choice); `newline=lf` or `newline=cr`
-picks another. The token endpoint takes `expires_in` (seconds) in its form to issue short-lived
-tokens; each refresh token works once (rotation).
+The event streams end lines with CRLF, sse-starlette's choice.
 """
 import asyncio
-import base64
 import json
 import os
-import secrets
 import signal
 import socket
 import sys
 import threading
 import time
 from collections import defaultdict
-from urllib.parse import parse_qs
 
 import uvicorn
 from sse_starlette import EventSourceResponse, ServerSentEvent
@@ -45,36 +35,22 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-CLIENT_ID = "convoy-tests"
-CLIENT_SECRET = "convoy-tests-secret"
-PASSWORD = "correct horse"  # any email logs in with this password
-DEFAULT_TOKEN_LIFETIME = 300.0
 RETRY_MILLISECONDS = 100
 
-
-class Store:
-    """What the server remembers, per key; one event loop thread, so no locks."""
-
-    def __init__(self) -> None:
-        self.log: dict[str, list[dict]] = defaultdict(list)
-        self.access_tokens: dict[str, dict[str, float]] = defaultdict(dict)  # token -> expiry
-        self.refresh_tokens: dict[str, set[str]] = defaultdict(set)
-
-
-store = Store()
+# What each key's requests carried; one event loop thread, so no locks.
+request_log: dict[str, list[dict]] = defaultdict(list)
 
 
 def key_of(request: Request) -> str:
     return request.query_params.get("key", "default")
 
 
-def record(request: Request, key: str, **extra) -> None:
-    store.log[key].append(
+def record(request: Request) -> None:
+    request_log[key_of(request)].append(
         {
             "path": request.url.path,
             "last_event_id": request.headers.get("last-event-id"),
             "authorization_present": "authorization" in request.headers,
-            **extra,
         }
     )
 
@@ -93,18 +69,8 @@ def last_event_id(request: Request) -> int:
         return 0
 
 
-NEWLINES = {"crlf": "\r\n", "lf": "\n", "cr": "\r"}
-
-
-def newline_of(request: Request) -> str:
-    """sse-starlette ends lines with CRLF; `newline=lf|cr` picks another of the three that
-    text/event-stream allows."""
-    return NEWLINES.get(request.query_params.get("newline", "crlf"), "\r\n")
-
-
-def tick_event(i: int, sep: str) -> ServerSentEvent:
+def tick_event(i: int) -> ServerSentEvent:
     return ServerSentEvent(
-        sep=sep,
         id=str(i),
         event="tick",
         comment=f"comment before event {i}",
@@ -112,84 +78,22 @@ def tick_event(i: int, sep: str) -> ServerSentEvent:
     )
 
 
-class DroppedOnPurpose(Exception):
-    """Raised after the head was sent: uvicorn then closes the connection without the final
-    chunk, which is what a dropped connection looks like to a client."""
-
-
-def event_stream(request: Request, first: int, last: int, drop: bool) -> Response:
-    sep = newline_of(request)
-
-    async def generate():
-        yield ServerSentEvent(retry=RETRY_MILLISECONDS, sep=sep)
-        for i in range(first, last + 1):
-            yield tick_event(i, sep)
-        if drop:
-            await asyncio.sleep(0.05)  # let the events leave before the connection goes
-            raise DroppedOnPurpose()
-
-    return EventSourceResponse(generate(), ping=3600, sep=sep)
-
-
 async def events(request: Request) -> Response:
-    key = key_of(request)
-    record(request, key)
+    record(request)
     count = int_param(request, "count", 3)
     if last_event_id(request) >= count:
         return Response(status_code=204)
-    return event_stream(request, 1, count, drop=False)
 
+    async def generate():
+        yield ServerSentEvent(retry=RETRY_MILLISECONDS)
+        for i in range(1, count + 1):
+            yield tick_event(i)
 
-def dropping_stream(request: Request) -> Response:
-    count = int_param(request, "count", 10)
-    drop_after = max(1, int_param(request, "drop_after", 3))
-    first = last_event_id(request) + 1
-    if first > count:
-        return Response(status_code=204)
-    last = min(first + drop_after - 1, count)
-    return event_stream(request, first, last, drop=last < count)
-
-
-async def drop(request: Request) -> Response:
-    record(request, key_of(request))
-    return dropping_stream(request)
-
-
-def invalid_token(description: str, status: int = 401) -> Response:
-    headers = {"WWW-Authenticate": 'Bearer error="invalid_token"'} if status == 401 else {}
-    return JSONResponse(
-        {"error": "invalid_token", "error_description": description},
-        status_code=status,
-        headers=headers,
-    )
-
-
-async def protected(request: Request) -> Response:
-    key = key_of(request)
-    record(request, key)
-    scheme, _, token = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token:
-        return invalid_token("A bearer token is required.")
-    expiry = store.access_tokens[key].get(token)
-    if expiry is None:
-        return invalid_token("The access token is unknown.")
-    if expiry <= time.time():
-        return invalid_token("The access token expired.")
-    return dropping_stream(request)
-
-
-async def stop(request: Request) -> Response:
-    record(request, key_of(request))
-    return Response(status_code=204)
-
-
-async def not_sse(request: Request) -> Response:
-    record(request, key_of(request))
-    return JSONResponse({"message": "this is not an event stream"})
+    return EventSourceResponse(generate(), ping=3600)
 
 
 async def jsonl(request: Request) -> Response:
-    record(request, key_of(request))
+    record(request)
     count = int_param(request, "count", 3)
 
     async def lines():
@@ -200,7 +104,7 @@ async def jsonl(request: Request) -> Response:
 
 
 async def ticks(request: Request) -> Response:
-    record(request, key_of(request))
+    record(request)
     count = int_param(request, "count", 10)
     try:
         interval = max(0.0, min(float(request.query_params.get("interval", "0.01")), 10.0))
@@ -218,97 +122,15 @@ async def ticks(request: Request) -> Response:
 
 
 async def log(request: Request) -> Response:
-    return JSONResponse(store.log.get(key_of(request), []))
-
-
-async def retrieve_client(request: Request) -> Response:
-    key = key_of(request)
-    try:
-        body = json.loads(await request.body() or b"{}")
-    except ValueError:
-        body = {}
-    record(request, key)
-    if not isinstance(body, dict) or body.get("password") != PASSWORD:
-        return JSONResponse({"error": "invalid_credentials"}, status_code=401)
-    return JSONResponse({"client_id": CLIENT_ID, "client_secret": CLIENT_SECRET})
-
-
-def client_of(request: Request, form: dict[str, str]) -> tuple[str, str]:
-    """RFC 6749 §2.3.1: Basic with form-encoded id and secret, or both in the form."""
-    scheme, _, credentials = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() == "basic":
-        try:
-            pair = base64.b64decode(credentials).decode()
-        except ValueError:
-            return "", ""
-        identifier, _, secret = pair.partition(":")
-        decoded = parse_qs(f"i={identifier}&s={secret}")
-        return decoded.get("i", [""])[0], decoded.get("s", [""])[0]
-    return form.get("client_id", ""), form.get("client_secret", "")
-
-
-def token_error(error: str, description: str, status: int = 400) -> Response:
-    return JSONResponse({"error": error, "error_description": description}, status_code=status)
-
-
-async def token(request: Request) -> Response:
-    fields = parse_qs((await request.body()).decode("utf-8", "replace"))
-    form = {name: values[0] for name, values in fields.items()}
-    key = form.get("key") or key_of(request)
-    grant = form.get("grant_type")
-    record(request, key, grant_type=grant)
-    if client_of(request, form) != (CLIENT_ID, CLIENT_SECRET):
-        return token_error("invalid_client", "The client is unknown.", 401)
-    if grant == "password":
-        if form.get("password") != PASSWORD:
-            return token_error("invalid_grant", "The email or password is wrong.")
-    elif grant == "refresh_token":
-        refresh = form.get("refresh_token", "")
-        if refresh not in store.refresh_tokens[key]:
-            return token_error("invalid_grant", "The refresh token is unknown or was used.")
-        store.refresh_tokens[key].discard(refresh)  # rotation: each one works once
-    else:
-        return token_error("unsupported_grant_type", "Only password and refresh_token.")
-    try:
-        lifetime = max(0.0, float(form.get("expires_in", DEFAULT_TOKEN_LIFETIME)))
-    except ValueError:
-        lifetime = DEFAULT_TOKEN_LIFETIME
-    access, refresh = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
-    store.access_tokens[key][access] = time.time() + lifetime
-    store.refresh_tokens[key].add(refresh)
-    return JSONResponse(
-        {
-            "access_token": access,
-            "token_type": "bearer",
-            "expires_in": lifetime,
-            "refresh_token": refresh,
-        },
-        headers={"Cache-Control": "no-store"},
-    )
-
-
-async def expire(request: Request) -> Response:
-    key = key_of(request)
-    record(request, key)
-    tokens = store.access_tokens[key]
-    for access in tokens:
-        tokens[access] = 0.0
-    return Response(status_code=204)
+    return JSONResponse(request_log.get(key_of(request), []))
 
 
 app = Starlette(
     routes=[
         Route("/events", events),
-        Route("/drop", drop),
-        Route("/protected", protected),
-        Route("/stop", stop),
-        Route("/not-sse", not_sse),
         Route("/jsonl", jsonl),
         Route("/ticks", ticks),
         Route("/log", log),
-        Route("/users/retrieve-client", retrieve_client, methods=["POST"]),
-        Route("/oauth/token", token, methods=["POST"]),
-        Route("/expire", expire, methods=["POST"]),
     ]
 )
 

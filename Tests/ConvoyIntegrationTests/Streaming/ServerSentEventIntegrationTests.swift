@@ -6,8 +6,10 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// ``ServerSentEventStream`` against a real sse-starlette server: parsing, reconnection with
-/// `Last-Event-ID`, the stop rules and token renewal on reconnect, on every transport.
+/// ``ServerSentEventStream`` against a real sse-starlette server: its events' format (CRLF
+/// lines, comments, two-line data, `retry:`), `Last-Event-ID` on the reconnect after the end, and
+/// JSON Lines, on every transport. Drops, the stop rules and token renewal on reconnect are
+/// scripted in `EventStreamScriptTests`.
 @Suite("Server-sent events against sse-starlette", .timeLimit(.minutes(2)), .needs(.sseStarlette))
 struct ServerSentEventIntegrationTests {
   private let key = SSEServer.newKey()
@@ -50,74 +52,6 @@ struct ServerSentEventIntegrationTests {
   }
 
   @Test(arguments: TransportUnderTest.allCases)
-  func aDroppedConnectionReconnectsAfterTheLastEventID(_ kind: TransportUnderTest) async throws {
-    let events = Locked<[ConvoyEvent]>([])
-    var configuration = ServerConfiguration.local(port: SSEServer.shared.port)
-    configuration.authentication = SSEServer.shared.authentication(key: key)
-    let connection = ServerConnection(
-      configuration: configuration, transport: try kind.make(),
-      observers: [AnyEventObserver { event in events.withLock { $0.append(event) } }])
-    var ids: [String?] = []
-    for try await event in connection.events(
-      Feed("drop", key: key, ["count": "6", "drop_after": "2"]), options: Self.options)
-    {
-      ids.append(event.id)
-    }
-    #expect(ids == ["1", "2", "3", "4", "5", "6"])
-    let sent = try await SSEServer.shared.log(key: key).map(\.lastEventID)
-    #expect(sent.first == .some(nil))
-    #expect(sent.last == "6")
-    #expect(sent.contains("2"), "the reconnect after the drop resumes after event 2")
-    let reconnects = events.withLock { $0.filter { $0.name == .streamReconnecting } }
-    #expect(reconnects.count == sent.count - 1)
-  }
-
-  @Test(arguments: TransportUnderTest.allCases)
-  func anAnswerThatIsNotAnEventStreamStops(_ kind: TransportUnderTest) async throws {
-    let connection = SSEServer.shared.connection(key: key, transport: try kind.make())
-    let error = await #expect(throws: ServerConnectionError.self) {
-      for try await _ in connection.events(Feed("not-sse", key: key), options: Self.options) {}
-    }
-    guard case .unexpectedResponse = error else {
-      Issue.record("expected unexpectedResponse, got \(String(describing: error))")
-      return
-    }
-    let log = try await SSEServer.shared.log(key: key)
-    #expect(log.count == 1)
-  }
-
-  @Test func a204FromTheStartEndsWithNoEvents() async throws {
-    var count = 0
-    for try await _ in SSEServer.shared.connection(key: key).events(
-      Feed("stop", key: key), options: Self.options)
-    {
-      count += 1
-    }
-    #expect(count == 0)
-  }
-
-  @Test(arguments: TransportUnderTest.allCases)
-  func anExpiredTokenIsRenewedWhenTheStreamReconnects(_ kind: TransportUnderTest) async throws {
-    let connection = SSEServer.shared.connection(key: key, transport: try kind.make())
-    _ = try await connection.login(username: "user@example.com", password: SSEServer.password)
-    var feed = Feed("protected", key: key, ["count": "4", "drop_after": "2"])
-    feed.authenticationRequirement = .accessToken
-    var ids: [String?] = []
-    for try await event in connection.events(feed, options: Self.options) {
-      ids.append(event.id)
-      if event.id == "2" {
-        // The token expires while the stream is open; the reconnect after the drop meets a 401.
-        try await expireTokens()
-      }
-    }
-    #expect(ids == ["1", "2", "3", "4"])
-    let log = try await SSEServer.shared.log(key: key)
-    #expect(log.compactMap(\.grantType) == ["password", "refresh_token"])
-    let streams = log.filter { $0.path == "/protected" }
-    #expect(streams.count >= 2 && streams.allSatisfy { $0.authorizationPresent })
-  }
-
-  @Test(arguments: TransportUnderTest.allCases)
   func jsonLinesDecodeOneValuePerLine(_ kind: TransportUnderTest) async throws {
     struct Item: Decodable { var index: Int }
     let connection = SSEServer.shared.connection(key: key, transport: try kind.make())
@@ -125,11 +59,5 @@ struct ServerSentEventIntegrationTests {
     var indexes: [Int] = []
     for try await item in stream.body.jsonLines(of: Item.self) { indexes.append(item.index) }
     #expect(indexes == [1, 2, 3, 4, 5])
-  }
-
-  private func expireTokens() async throws {
-    var request = URLRequest(url: SSEServer.shared.url("/expire?key=\(key)"))
-    request.httpMethod = "POST"
-    _ = try await URLSession.shared.data(for: request)
   }
 }
