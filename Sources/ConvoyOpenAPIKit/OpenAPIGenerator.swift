@@ -84,7 +84,7 @@ public enum OpenAPIGenerator {
       reserved: SwiftNaming.reservedTypeNames.union([namespace]))
     schemas.convertComponents(typeNames: options.typeNames)
     var operationConverter = OperationConverter(schemas: schemas, selection: options.selection)
-    let operations = operationConverter.convert()
+    let convertedOperations = operationConverter.convert()
     schemas = operationConverter.schemas
     schemas.boxRecursiveProperties()
 
@@ -114,6 +114,17 @@ public enum OpenAPIGenerator {
 
     var operationWriter = OperationWriter(
       namespace: namespace, access: access, enums: enums, declarations: schemas.declarations)
+    var leftOut: [GeneratorWarning] = []
+    let operations = convertedOperations.filter { operation in
+      guard let name = operationWriter.unfilledPathTemplate(operation) else { return true }
+      leftOut.append(
+        GeneratorWarning(
+          pointer: JSONPointer.make(operation.pointer + ["parameters"]),
+          message:
+            "the path parameter '\(name)' is not documented or has no text form; the operation "
+            + "is left out, since its URL would be wrong"))
+      return false
+    }
     // Always these three files, whatever the document holds, so that a build plugin can name
     // its outputs before the generator runs.
     var groupOrder: [String] = []
@@ -138,7 +149,7 @@ public enum OpenAPIGenerator {
     }
     files.append(File(name: "\(namespace)+Operations.swift", contents: header + code.text))
     return Output(
-      files: files, warnings: schemas.warnings + operationWriter.warnings,
+      files: files, warnings: schemas.warnings + leftOut + operationWriter.warnings,
       operationCount: operations.count)
   }
 }

@@ -150,7 +150,12 @@ import Testing
   }
 
   @Test func operationsWithoutAnIdAreNamedFromMethodAndPath() throws {
-    let paths = "    /users/{id}/avatar:\n      get: {responses: {'204': {description: none}}}"
+    let paths = """
+        /users/{id}/avatar:
+          get:
+            parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+            responses: {'204': {description: none}}
+      """
     #expect(try source(paths).contains("static func getUsersIdAvatar("))
   }
 

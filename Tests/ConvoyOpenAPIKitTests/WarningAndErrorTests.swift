@@ -95,6 +95,52 @@ import Testing
     #expect(output.warnings.contains { $0.pointer == "#/paths/~1items~1{id}/get/parameters/0" })
   }
 
+  @Test func aPathTemplateNoParameterFillsLeavesTheOperationOutNotItsPlaceholder() throws {
+    // `{owner}` is documented by no parameter, and `{filter}`'s object has no text form: either
+    // would go out as written, a wrong URL.
+    let paths = """
+        /repos/{owner}/items:
+          get:
+            operationId: listOwnerItems
+            responses: {'204': {description: none}}
+        /search/{filter}:
+          get:
+            operationId: search
+            parameters:
+              - {name: filter, in: path, required: true, schema: {type: object, properties: {a: {type: string}}}}
+            responses: {'204': {description: none}}
+        /items:
+          get:
+            operationId: listItems
+            responses: {'204': {description: none}}
+      """
+    let output = try #require(generate(document(paths: paths)))
+    #expect(output.operationCount == 1)
+    #expect(!output.source.contains("{owner}") && !output.source.contains("{filter}"))
+    let leftOut = output.warnings.filter { $0.message.contains("the operation is left out") }
+    #expect(
+      leftOut.map(\.pointer).sorted() == [
+        "#/paths/~1repos~1{owner}~1items/get/parameters", "#/paths/~1search~1{filter}/get/parameters",
+      ])
+  }
+
+  @Test func aPathParameterWithAnUntypedSchemaIsText() throws {
+    // FastAPI writes `{title: …}` for a path parameter it has no type for.
+    let paths = """
+        /dags/{dag_id}:
+          get:
+            operationId: getDag
+            parameters:
+              - {name: dag_id, in: path, required: true, schema: {title: Dag Id}}
+            responses: {'204': {description: none}}
+      """
+    let output = try #require(generate(document(paths: paths)))
+    #expect(output.operationCount == 1)
+    #expect(output.flatSource.contains("public var dagId: String"))
+    #expect(output.flatSource.contains("pathSegment(self.dagId)"))
+    #expect(output.warnings.isEmpty, "\(output.warnings)")
+  }
+
   @Test func documentsThatAreNotOpenAPI3AreRejected() {
     #expect(
       throws: GeneratorError.unsupportedDocument(

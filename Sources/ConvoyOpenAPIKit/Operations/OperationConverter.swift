@@ -134,8 +134,11 @@ struct OperationConverter {
             "a parameter without a schema ('content') is not supported and is left out")
           continue
         }
-        let (type, _) = schemas.convert(
+        var (type, _) = schemas.convert(
           schema, pointer: entryPointer + ["schema"], name: name, parent: owner)
+        // A path segment is text, and a schema that allows any value (FastAPI writes `{title:
+        // …}` for an untyped one) allows a string.
+        if location == .path, case .json = type { type = .string }
         let style =
           parameter["style"]?.string
           ?? (location == .query || location == .cookie ? "form" : "simple")

@@ -164,32 +164,59 @@ struct OperationWriter {
       ? "." + method : "HTTPMethod(rawValue: \(SwiftNaming.literal(method.uppercased())))"
   }
 
-  private mutating func pathExpression(_ operation: OperationModel) -> String {
+  /// The first `{name}` of the operation's path that no path parameter with a text form fills,
+  /// `nil` when every one is filled. Such an operation is left out: its URL would be wrong.
+  func unfilledPathTemplate(_ operation: OperationModel) -> String? {
+    pathPieces(operation.path).lazy.compactMap { piece -> String? in
+      guard case .template(let name) = piece else { return nil }
+      return pathValue(name, of: operation) == nil ? name : nil
+    }.first
+  }
+
+  /// The expression for a path parameter's text, `nil` when there is none.
+  private func pathValue(_ name: String, of operation: OperationModel) -> String? {
+    operation.parameters.first { $0.location == .path && $0.name == name }.flatMap {
+      text($0.type, "self." + SwiftNaming.escaped($0.swiftName))
+    }
+  }
+
+  private enum PathPiece {
+    case literal(String)
+    case template(String)
+  }
+
+  /// The path cut into literal text and `{name}` templates.
+  private func pathPieces(_ path: String) -> [PathPiece] {
+    var pieces: [PathPiece] = []
+    var rest = Substring(path)
+    while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+      if open > rest.startIndex { pieces.append(.literal(String(rest[..<open]))) }
+      pieces.append(.template(String(rest[rest.index(after: open)..<close])))
+      rest = rest[rest.index(after: close)...]
+    }
+    if !rest.isEmpty { pieces.append(.literal(String(rest))) }
+    return pieces
+  }
+
+  /// The path with its parameters' text in place of their templates. Only for operations with
+  /// no ``unfilledPathTemplate(_:)``; the generator leaves the others out.
+  private func pathExpression(_ operation: OperationModel) -> String {
     var parts: [String] = []
     var literal = ""
-    var rest = Substring(operation.path)
-    while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-      literal += rest[..<open]
-      let name = String(rest[rest.index(after: open)..<close])
-      rest = rest[rest.index(after: close)...]
-      guard
-        let parameter = operation.parameters.first(where: {
-          $0.location == .path && $0.name == name
-        }),
-        let value = text(parameter.type, "self." + SwiftNaming.escaped(parameter.swiftName))
-      else {
-        warn(
-          operation, ["parameters"],
-          "the path parameter '\(name)' is not documented or has no text form; it is left in the path as written"
-        )
-        literal += "{\(name)}"
-        continue
+    for piece in pathPieces(operation.path) {
+      switch piece {
+      case .literal(let text):
+        literal += text
+      case .template(let name):
+        guard let value = pathValue(name, of: operation) else {
+          literal += "{\(name)}"
+          continue
+        }
+        if !literal.isEmpty { parts.append(SwiftNaming.literal(literal)) }
+        literal = ""
+        parts.append("\(namespace).pathSegment(\(value))")
       }
-      if !literal.isEmpty { parts.append(SwiftNaming.literal(literal)) }
-      literal = ""
-      parts.append("\(namespace).pathSegment(\(value))")
     }
-    literal += rest
     if !literal.isEmpty || parts.isEmpty { parts.append(SwiftNaming.literal(literal)) }
     return parts.joined(separator: " + ")
   }
