@@ -19,7 +19,9 @@ struct RealWorldDocumentTests {
       options: GeneratorOptions(namespace: "Airflow"))
     // Every operation is generated: none has a path the generator could not fill.
     #expect(output.operationCount == 128)
-    #expect(!output.warnings.contains { $0.message.contains("the operation is left out") }, "\(output.warnings)")
+    #expect(
+      !output.warnings.contains { $0.message.contains("the operation is left out") },
+      "\(output.warnings)")
     // No path goes out with a `{name}` template left in its text (FastAPI leaves some path
     // parameters untyped), which would be a wrong URL.
     let paths = output.files.flatMap { $0.contents.split(separator: "\n") }.filter {

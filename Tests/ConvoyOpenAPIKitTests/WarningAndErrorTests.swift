@@ -120,7 +120,8 @@ import Testing
     let leftOut = output.warnings.filter { $0.message.contains("the operation is left out") }
     #expect(
       leftOut.map(\.pointer).sorted() == [
-        "#/paths/~1repos~1{owner}~1items/get/parameters", "#/paths/~1search~1{filter}/get/parameters",
+        "#/paths/~1repos~1{owner}~1items/get/parameters",
+        "#/paths/~1search~1{filter}/get/parameters",
       ])
   }
 
