@@ -6,8 +6,15 @@ import Foundation
 /// ``head()`` and ``nextChunk()``. When more than `capacity` bytes wait, the transfer is paused,
 /// and it is resumed once the reader has taken the buffer below half of that, so memory per
 /// stream stays near `capacity` plus one piece, however slow the reader.
+///
+/// A transport that cannot pause (FoundationNetworking's `URLSession`) keeps sending. A stream
+/// then fails its reader past ``overflowLimit``; a buffer that ``spillsToDisk`` (a download to a
+/// file, whose reader must never be refused) writes what is past the limit to a file of its own
+/// instead, and hands it out after what waits in memory, in order.
 final class StreamBuffer: TransferReceiver, @unchecked Sendable {
   let capacity: Int
+  /// Whether bytes past ``overflowLimit`` go to a temporary file instead of ending the stream.
+  let spillsToDisk: Bool
 
   private let lock = NSLock()
   private var handle: (any StreamingTransferHandle)?
@@ -23,6 +30,8 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
   private var bytesDelivered: Int64 = 0
   private var hasReader = false
   private var closedBy: Closing?
+  /// Bytes past the limit, on disk, while some of them are unread; guarded by `lock`.
+  private var spill: StreamSpill?
 
   /// Beyond this many waiting bytes the stream fails with
   /// ``TransportFailure/Kind/readerTooSlow``: only a transport that cannot pause gets here, since
@@ -32,9 +41,13 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
   /// Told how much of the request body went out.
   private let uploadProgress: (@Sendable (TransferProgress) -> Void)?
 
-  init(capacity: Int, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil) {
+  init(
+    capacity: Int, spillsToDisk: Bool = false,
+    uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+  ) {
     self.uploadProgress = uploadProgress
     self.capacity = max(capacity, 1)
+    self.spillsToDisk = spillsToDisk
     self.overflowLimit = self.capacity + max(self.capacity, 4 << 20)
   }
 
@@ -149,6 +162,24 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
           }
           return (.chunk(chunk), resume)
         }
+        if let spill {
+          // Spilled bytes come after every piece that waited in memory, and before any that
+          // arrives once they are all read.
+          do throws(TransportFailure) {
+            if let chunk = try spill.read(upTo: capacity) {
+              bytesDelivered += Int64(chunk.count)
+              return (.chunk(chunk), nil)
+            }
+          } catch {
+            return (.failed(error), nil)
+          }
+          self.spill = nil
+          // A transport that does pause (none gets here today) is resumed once all is read.
+          if isPaused {
+            isPaused = false
+            return (.wait, handle)
+          }
+        }
         switch end {
         case .success: return (.finished, nil)
         case .failure(let failure): return (.failed(failure), nil)
@@ -187,7 +218,7 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
     await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         let ready = lock.withLock { () -> Bool in
-          guard firstChunk >= chunks.count, end == nil else { return true }
+          guard firstChunk >= chunks.count, spill == nil, end == nil else { return true }
           bodyWaiter = continuation
           return false
         }
@@ -216,27 +247,42 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
   }
 
   func transferDidReceiveBody(_ bytes: Data) -> TransferFlow {
-    let (flow, waiter, overflowed) = lock.withLock {
-      () -> (TransferFlow, CheckedContinuation<Void, Never>?, Bool) in
-      guard end == nil else { return (.proceed, nil, false) }
-      guard bufferedBytes + bytes.count <= overflowLimit else { return (.pause, nil, true) }
+    let (flow, waiter, overflow) = lock.withLock {
+      () -> (TransferFlow, CheckedContinuation<Void, Never>?, TransportFailure?) in
+      guard end == nil else { return (.proceed, nil, nil) }
+      if spill != nil || (spillsToDisk && bufferedBytes + bytes.count > overflowLimit) {
+        // Once bytes are on disk, later ones follow them there, to keep the order.
+        do throws(TransportFailure) {
+          if spill == nil { spill = try StreamSpill() }
+          try spill?.write(bytes)
+        } catch {
+          return (.pause, nil, error)
+        }
+        isPaused = true
+        defer { bodyWaiter = nil }
+        return (.pause, bodyWaiter, nil)
+      }
+      guard bufferedBytes + bytes.count <= overflowLimit else {
+        return (
+          .pause, nil,
+          TransportFailure(
+            kind: .readerTooSlow,
+            detail:
+              "more than \(overflowLimit) bytes waited for a reader the transport cannot pause")
+        )
+      }
       chunks.append(bytes)
       bufferedBytes += bytes.count
       defer { bodyWaiter = nil }
       if bufferedBytes >= capacity { isPaused = true }
-      return (isPaused ? .pause : .proceed, bodyWaiter, false)
+      return (isPaused ? .pause : .proceed, bodyWaiter, nil)
     }
     waiter?.resume()
-    if overflowed {
+    if let overflow {
       let handle = lock.withLock { self.handle }
       // The failure is settled before the transfer is stopped: a stopped transfer reports
       // `cancelled`, maybe from another thread at once (URLSession does), which must not win.
-      transferDidComplete(
-        .failure(
-          TransportFailure(
-            kind: .readerTooSlow,
-            detail:
-              "more than \(overflowLimit) bytes waited for a reader the transport cannot pause")))
+      transferDidComplete(.failure(overflow))
       handle?.cancel()
     }
     return flow
@@ -252,6 +298,7 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
         chunks.removeAll()
         firstChunk = 0
         bufferedBytes = 0
+        spill = nil
       }
       defer {
         headWaiter = nil

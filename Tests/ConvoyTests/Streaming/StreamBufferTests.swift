@@ -110,6 +110,52 @@ import Testing
     #expect(try await buffer.nextChunk() == Data([1, 2, 3]))
     await #expect(throws: TransportFailure.self) { _ = try await buffer.nextChunk() }
   }
+
+  /// A download's buffer: what a transport that cannot pause sends past the limit goes to disk,
+  /// and the reader gets every byte in order, through memory, disk and memory again.
+  @Test func aBufferThatSpillsToDiskNeverRefusesAReaderAndKeepsTheOrder() async throws {
+    let handle = RecordingHandle()
+    let buffer = StreamBuffer(capacity: 1024, spillsToDisk: true)
+    buffer.start(
+      TransportRequest(urlRequest: URLRequest(url: URL(string: "http://127.0.0.1/")!)),
+      on: HandingOutTransport(handle: handle))
+    // Each piece tells its place, so a piece out of order or lost shows.
+    let piece = { (index: Int) in Data(repeating: UInt8(index % 251), count: 64 << 10) }
+    var sent = Data()
+    // 8 MiB ignoring every pause, as FoundationNetworking does: twice the 4 MiB limit.
+    for index in 0..<128 {
+      _ = buffer.transferDidReceiveBody(piece(index))
+      sent.append(piece(index))
+    }
+    #expect(handle.cancels == 0, "a download's buffer must not stop the transfer")
+    var received = Data()
+    while received.count < sent.count, let chunk = try await buffer.nextChunk() {
+      received.append(chunk)
+    }
+    // Once everything on disk is read, new pieces wait in memory again.
+    for index in 128..<136 {
+      _ = buffer.transferDidReceiveBody(piece(index))
+      sent.append(piece(index))
+    }
+    buffer.transferDidComplete(
+      .success(
+        TransferMetrics(
+          startDate: Date(), duration: 0, bytesReceived: sent.count, bytesSent: 0)))
+    while let chunk = try await buffer.nextChunk() { received.append(chunk) }
+    #expect(received.count == sent.count)
+    #expect(received == sent, "the bytes came back out of order or changed")
+    #expect(buffer.deliveredByteCount == Int64(sent.count))
+  }
+
+  @Test func aStreamBufferWithoutSpillingStillRefusesTheSameFlood() async throws {
+    let handle = RecordingHandle()
+    let buffer = StreamBuffer(capacity: 1024)
+    buffer.start(
+      TransportRequest(urlRequest: URLRequest(url: URL(string: "http://127.0.0.1/")!)),
+      on: HandingOutTransport(handle: handle))
+    for _ in 0..<128 { _ = buffer.transferDidReceiveBody(Data(count: 64 << 10)) }
+    #expect(handle.cancels == 1)
+  }
 }
 
 /// Counts what the buffer asks of its transfer.
