@@ -7,8 +7,9 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// Resume rules of downloads, on scripted answers.
-@Suite struct FileDownloaderTests {
+/// Resume rules of downloads, on scripted answers. A class, so that each test's folder is
+/// removed when the test ends.
+@Suite final class FileDownloaderTests {
   private let folder: URL
   private var destination: URL { folder.appendingPathComponent("file.bin") }
 
@@ -16,6 +17,10 @@ import Testing
     folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("convoy-download-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(at: folder)
   }
 
   private var leftovers: [String] {
