@@ -9,7 +9,7 @@ import Foundation
 ///
 /// The grants of ``PasswordLogin``, ``ClientCredentialsLogin``, ``AuthorizationCodeLogin`` and
 /// ``DeviceLogin`` and every renewal are made of it; a custom login can use it too.
-public struct AccessTokenRequest: RequestDescribing {
+public struct AccessTokenRequest: OAuthFormRequest {
   /// Which grant is asked for.
   public enum Grant: Sendable, Hashable {
     /// Resource owner password credentials (RFC 6749 §4.3; legacy, RFC 9700 §2.4).
@@ -77,20 +77,8 @@ public struct AccessTokenRequest: RequestDescribing {
     self.endpoint = endpoint
   }
 
-  /// `POST`.
-  public var method: HTTPMethod { .post }
-  /// The token endpoint.
-  public var path: String { endpoint }
-  /// ``AuthorizationErrorDecoding/chain``: a refusal is an ``AuthorizationError``.
-  public var decisions: [any ResponseDecision]? { AuthorizationErrorDecoding.chain }
-
-  /// HTTP Basic client authentication when configured so.
-  public var headers: HTTPHeaders {
-    client.authenticationHeaders
-  }
-
-  /// The grant's parameters, form-encoded.
-  public var body: RequestBody? {
+  /// The grant's parameters and the client's additional ones.
+  public var formParameters: [String: String] {
     var parameters = client.additionalParameters
     var asksForScopes = false
     switch grant {
@@ -119,15 +107,7 @@ public struct AccessTokenRequest: RequestDescribing {
     if asksForScopes, !client.scopes.isEmpty {
       parameters["scope"] = client.scopes.joined(separator: " ")
     }
-    parameters.merge(client.authentication().parameters) { _, client in client }
-    return Self.form(parameters)
-  }
-
-  /// `parameters` as an `application/x-www-form-urlencoded` body.
-  static func form(_ parameters: [String: String]) -> RequestBody {
-    // RFC 6749 §4.3.2 names the bare media type, without a charset parameter.
-    let encoded = FormURLEncoder().encode(parameters.mapValues(FormValue.string))
-    return .data(Data(encoded.utf8), contentType: "application/x-www-form-urlencoded")
+    return parameters
   }
 }
 

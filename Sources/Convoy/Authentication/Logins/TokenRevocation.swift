@@ -2,7 +2,7 @@ import Foundation
 
 /// Asks the authorization server to revoke a token (RFC 7009 §2.1), with the client
 /// authenticated as for the token endpoint.
-public struct TokenRevocationRequest: RequestDescribing {
+public struct TokenRevocationRequest: OAuthFormRequest {
   /// The answer: nothing but the status; RFC 7009 §2.2 answers 200 even for an unknown token.
   public typealias Response = EmptyResponse
 
@@ -31,21 +31,9 @@ public struct TokenRevocationRequest: RequestDescribing {
     self.endpoint = endpoint
   }
 
-  /// `POST`.
-  public var method: HTTPMethod { .post }
-  /// The revocation endpoint.
-  public var path: String { endpoint }
-  /// ``AuthorizationErrorDecoding/chain``.
-  public var decisions: [any ResponseDecision]? { AuthorizationErrorDecoding.chain }
-  /// HTTP Basic client authentication when configured so.
-  public var headers: HTTPHeaders {
-    client.authenticationHeaders
-  }
-  /// `token`, `token_type_hint` and the client's parameters, form-encoded.
-  public var body: RequestBody? {
-    var parameters = ["token": token, "token_type_hint": kind.rawValue]
-    parameters.merge(client.authentication().parameters) { _, client in client }
-    return AccessTokenRequest.form(parameters)
+  /// `token` and `token_type_hint`.
+  public var formParameters: [String: String] {
+    ["token": token, "token_type_hint": kind.rawValue]
   }
 }
 
