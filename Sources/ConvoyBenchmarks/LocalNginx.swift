@@ -12,6 +12,10 @@ import Foundation
 /// and, when given certificates, on ``tlsPort`` and ``coldTLSPort`` the same over HTTPS with
 /// HTTP/2 offered by ALPN. Every port answers `/protocol` with nginx's `$server_protocol`,
 /// connection number and TLS version, so a client's protocol and connection reuse can be checked from the server.
+///
+/// The peer benchmark package (`Benchmarks/`) cannot import this executable target, so its
+/// `LocalNginx.swift` is a symbolic link to this file: both benchmarks serve the same bytes from
+/// the same configuration.
 final class LocalNginx {
   /// Where Debian's `nginx-light` (`apt-get install nginx-light`) puts the binary.
   static let candidates = ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"]
@@ -204,14 +208,6 @@ final class LocalNginx {
       $0.trimmingCharacters(in: .whitespacesAndNewlines)
     }
       ?? "nginx"
-  }
-}
-
-struct BenchmarkError: Error, CustomStringConvertible {
-  let description: String
-
-  init(_ description: String) {
-    self.description = description
   }
 }
 
