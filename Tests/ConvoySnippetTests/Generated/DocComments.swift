@@ -84,6 +84,39 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func OAuthFormRequest_11() throws {
+    #sourceLocation(file: "Sources/Convoy/Authentication/OAuthFormRequest.swift", line: 11)
+    struct TokenIntrospectionRequest: OAuthFormRequest {
+      typealias Response = JSONResponse<[String: Bool]>
+      var token: String
+      var client: OAuthClient
+      var endpoint = "o/introspect/"
+      var formParameters: [String: String] { ["token": token] }
+    }
+    #sourceLocation()
+  }
+
+  static func OAuthGrant_9() throws {
+    #sourceLocation(file: "Sources/Convoy/Authentication/OAuthGrant.swift", line: 9)
+    struct JWTBearerGrant: OAuthGrant {
+      var assertion: String
+      var grantType: String { "urn:ietf:params:oauth:grant-type:jwt-bearer" }
+      var parameters: [String: String] { ["assertion": assertion] }
+      var asksForScopes: Bool { true }
+    }
+    #sourceLocation()
+  }
+
+  static func TokenRequests_15() throws {
+    #sourceLocation(file: "Sources/Convoy/Authentication/TokenRequests.swift", line: 15)
+    func passwordGrant(for client: OAuthClient) -> AccessTokenRequest {
+      AccessTokenRequest(
+        grant: .password(username: "ada", password: password), client: client,
+        endpoint: "o/token/")
+    }
+    #sourceLocation()
+  }
+
   static func FormValue_6() throws {
     #sourceLocation(file: "Sources/Convoy/Bodies/FormValue.swift", line: 6)
     let parameters: [String: FormValue] = [
@@ -555,8 +588,8 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func ResponseLines_83() async throws {
-    #sourceLocation(file: "Sources/Convoy/Streaming/Formats/ResponseLines.swift", line: 83)
+  static func ResponseLines_60() async throws {
+    #sourceLocation(file: "Sources/Convoy/Streaming/Formats/ResponseLines.swift", line: 60)
     func count<Body: AsyncSequence>(_ body: Body) async throws -> Int where Body.Element == Data {
       var count = 0
       for try await _ in body.lines { count += 1 }
@@ -597,8 +630,8 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func ServerSentEvents_90() async throws {
-    #sourceLocation(file: "Sources/Convoy/Streaming/Formats/ServerSentEvents.swift", line: 90)
+  static func ServerSentEvents_62() async throws {
+    #sourceLocation(file: "Sources/Convoy/Streaming/Formats/ServerSentEvents.swift", line: 62)
     func messages<Body: AsyncSequence>(_ body: Body) async throws -> [String]
     where Body.Element == Data {
       var messages: [String] = []
