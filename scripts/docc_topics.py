@@ -25,7 +25,9 @@ GROUPS = [
     ("Pipeline", "Adapters, decisions and retries"),
     ("Operations", "Operations, chains and groups"),
     ("Jobs", "Jobs and their progress"),
+    ("OAuthConfiguration", "OAuth2 client configuration"),
     ("Authentication", "OAuth2 sessions and grants"),
+    ("Logins", "Logins"),
     ("Streaming", "Streams and server-sent events"),
     ("Downloads", "Downloads and uploads"),
     ("Caching", "HTTP caching"),
@@ -105,7 +107,7 @@ def main():
     if "--check" in sys.argv[1:]:
         current = open(PAGE, encoding="utf-8").read() if os.path.exists(PAGE) else ""
         if current != text:
-            sys.exit("Convoy.docc/Convoy.md is out of date: run python3 scripts/docc_topics.py")
+            sys.exit("Convoy.docc/Convoy.md is out of date: run scripts/regenerate (or python3 scripts/docc_topics.py)")
         return
     with open(PAGE, "w", encoding="utf-8") as handle:
         handle.write(text)

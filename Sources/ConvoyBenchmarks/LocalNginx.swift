@@ -1,17 +1,20 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// An nginx on free loopback ports, serving two static JSON files with keep-alive (and, for the
-/// transfer benchmarks, one large file with `sendfile`). It runs in the foreground as a child
-/// process and is stopped by `stop()`.
+/// transfer benchmarks, one large file with `sendfile`), started through
+/// `scripts/nginx_server.py --benchmark`, the one place Convoy writes an nginx configuration (the
+/// integration tests' nginx comes from the same script). It runs as a child process and is
+/// stopped by `stop()`.
 ///
 /// Besides ``port`` it listens on ``coldPort``, which closes every connection after one request,
 /// and, when given certificates, on ``tlsPort`` and ``coldTLSPort`` the same over HTTPS with
 /// HTTP/2 offered by ALPN. Every port answers `/protocol` with nginx's `$server_protocol`,
-/// connection number and TLS version, so a client's protocol and connection reuse can be checked from the server.
+/// connection number and TLS version, so a client's protocol and connection reuse can be
+/// checked from the server.
+///
+/// The peer benchmark package (`Benchmarks/`) cannot import this executable target, so its
+/// `LocalNginx.swift` is a symbolic link to this file: both benchmarks serve the same bytes from
+/// the same configuration.
 final class LocalNginx {
   /// Where Debian's `nginx-light` (`apt-get install nginx-light`) puts the binary.
   static let candidates = ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"]
@@ -50,7 +53,7 @@ final class LocalNginx {
   /// The path the large file is served at, when one was given to ``start(binary:largeFile:)``.
   static let largeFilePath = "/large.bin"
 
-  /// Starts nginx and waits (at most 5 s) until it accepts connections.
+  /// Starts nginx and waits until every port accepts connections.
   ///
   /// - Parameters:
   ///   - largeFile: Served (through a symbolic link, never copied) at ``largeFilePath``.
@@ -73,37 +76,44 @@ final class LocalNginx {
         at: root.appendingPathComponent(String(largeFilePath.dropFirst())),
         withDestinationURL: largeFile)
     }
-    let ports = Ports(
-      plain: try freeLoopbackPort(), cold: try freeLoopbackPort(),
-      tls: certificates == nil ? nil : try freeLoopbackPort(),
-      coldTLS: certificates == nil ? nil : try freeLoopbackPort())
-    let configuration = directory.appendingPathComponent("nginx.conf")
-    let text = config(
-      directory: directory.path, ports: ports, sendfile: largeFile != nil,
-      certificates: certificates)
-    try Data(text.utf8).write(to: configuration)
+    var arguments = ["python3", try script().path, root.path, "--benchmark"]
+    if largeFile != nil { arguments.append("--sendfile") }
+    if let certificates {
+      arguments += [
+        "--cert", certificates.certificateFile.path, "--key", certificates.keyFile.path,
+      ]
+    }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: binary)
-    process.arguments = ["-p", directory.path, "-c", configuration.path, "-e", "stderr"]
-    process.standardOutput = FileHandle.nullDevice
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()
-    let server = LocalNginx(
-      ports: ports, version: version(of: binary), process: process, directory: directory)
-    let deadline = Date().addingTimeInterval(5)
-    for port in ports.all {
-      while !canConnect(port: port) {
-        guard Date() < deadline, process.isRunning else {
-          server.stop()
-          throw BenchmarkError("nginx did not start on 127.0.0.1:\(port)")
-        }
-        usleep(20_000)
-      }
+    // The script prints its line once every port answers, or exits saying why it could not.
+    let line = firstLine(of: output.fileHandleForReading)
+    let fields = line.split(separator: " ").map(String.init)
+    let named = Dictionary(
+      fields.dropFirst(3).compactMap { field -> (String, Int)? in
+        let parts = field.split(separator: "=")
+        guard parts.count == 2, let port = Int(parts[1]) else { return nil }
+        return (String(parts[0]), port)
+      },
+      uniquingKeysWith: { first, _ in first })
+    guard fields.first == "LISTENING", fields.count >= 3, let plain = Int(fields[2]),
+      let cold = named["cold"]
+    else {
+      if process.isRunning { process.terminate() }
+      process.waitUntilExit()
+      try? FileManager.default.removeItem(at: directory)
+      throw BenchmarkError("scripts/nginx_server.py did not start nginx (said: \(line))")
     }
-    return server
+    return LocalNginx(
+      ports: Ports(plain: plain, cold: cold, tls: named["tls"], coldTLS: named["coldtls"]),
+      version: version(of: binary), process: process, directory: directory)
   }
 
-  /// Stops nginx and removes its files.
+  /// Stops nginx (the script stops it and removes its own files) and removes the served files.
   func stop() {
     if process.isRunning {
       process.terminate()
@@ -117,59 +127,30 @@ final class LocalNginx {
     let cold: Int
     let tls: Int?
     let coldTLS: Int?
-
-    var all: [Int] { [plain, cold] + [tls, coldTLS].compactMap { $0 } }
   }
 
-  /// One process, no daemon, nothing logged, keep-alive without a request limit; `sendfile` for
-  /// large files, so the server spends as little as it can of the CPUs it shares with the client.
-  private static func config(
-    directory: String, ports: Ports, sendfile: Bool, certificates: BenchmarkCertificates?
-  ) -> String {
-    // `keepalive_requests` also ends HTTP/2 connections (a GOAWAY after the last stream) since
-    // nginx 1.19.7.
-    func server(_ port: Int, tls: Bool, cold: Bool) -> String {
-      var lines = ["listen 127.0.0.1:\(port)\(tls ? " ssl http2" : "");", "root \(directory)/www;"]
-      if cold { lines.append("keepalive_requests 1;") }
-      if tls, let certificates {
-        lines.append("ssl_certificate \(certificates.certificateFile.path);")
-        lines.append("ssl_certificate_key \(certificates.keyFile.path);")
-        // nginx before 1.23.4 leaves TLS 1.3 out by default; current servers negotiate it.
-        lines.append("ssl_protocols TLSv1.2 TLSv1.3;")
-        if cold { lines += ["ssl_session_tickets off;", "ssl_session_cache off;"] }
-      }
-      lines.append(
-        "location = /protocol { default_type text/plain; "
-          + "return 200 \"$server_protocol $connection $ssl_protocol\"; }")
-      return "  server {\n" + lines.map { "    " + $0 }.joined(separator: "\n") + "\n  }"
+  /// `scripts/nginx_server.py`, found above this file: in the Convoy package, and in the peer
+  /// benchmark package, which links this file from inside the same checkout.
+  private static func script() throws -> URL {
+    var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    for _ in 0..<6 {
+      let candidate = directory.appendingPathComponent("scripts/nginx_server.py")
+      if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+      directory = directory.deletingLastPathComponent()
     }
-    var servers = [server(ports.plain, tls: false, cold: false)]
-    servers.append(server(ports.cold, tls: false, cold: true))
-    if let tls = ports.tls { servers.append(server(tls, tls: true, cold: false)) }
-    if let coldTLS = ports.coldTLS { servers.append(server(coldTLS, tls: true, cold: true)) }
-    return """
-      daemon off;
-      master_process off;
-      worker_processes 1;
-      pid \(directory)/nginx.pid;
-      error_log stderr error;
-      events { worker_connections 1024; }
-      http {
-        access_log off;
-        open_file_cache max=16;
-        tcp_nodelay on;
-        sendfile \(sendfile ? "on" : "off");
-        keepalive_requests 1000000;
-        keepalive_timeout 60s;
-        client_body_temp_path \(directory)/body;
-        proxy_temp_path \(directory)/proxy;
-        fastcgi_temp_path \(directory)/fastcgi;
-        uwsgi_temp_path \(directory)/uwsgi;
-        scgi_temp_path \(directory)/scgi;
-        types { application/json json; text/event-stream sse; }
-      \(servers.joined(separator: "\n"))
-      }
-      """
+    throw BenchmarkError("scripts/nginx_server.py is not in a folder above \(#filePath)")
+  }
+
+  /// The first line `handle` gives, or what it gave before it ended.
+  private static func firstLine(of handle: FileHandle) -> String {
+    var data = Data()
+    while !data.contains(UInt8(ascii: "\n")) {
+      let chunk = handle.availableData
+      if chunk.isEmpty { break }
+      data.append(chunk)
+    }
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init)
+      ?? ""
   }
 
   /// A JSON array of small objects padded to exactly `bytes` bytes.
@@ -205,48 +186,4 @@ final class LocalNginx {
     }
       ?? "nginx"
   }
-}
-
-struct BenchmarkError: Error, CustomStringConvertible {
-  let description: String
-
-  init(_ description: String) {
-    self.description = description
-  }
-}
-
-/// A loopback port nothing listens on: bound, read back, and closed again.
-func freeLoopbackPort() throws -> Int {
-  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  guard descriptor >= 0 else { throw BenchmarkError("socket() failed") }
-  defer { close(descriptor) }
-  var address = loopbackAddress(port: 0)
-  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-  let bound = withUnsafeMutablePointer(to: &address) { pointer in
-    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-      bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
-    }
-  }
-  guard bound else { throw BenchmarkError("could not bind a loopback port") }
-  return Int(UInt16(bigEndian: address.sin_port))
-}
-
-private func canConnect(port: Int) -> Bool {
-  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  guard descriptor >= 0 else { return false }
-  defer { close(descriptor) }
-  var address = loopbackAddress(port: port)
-  return withUnsafePointer(to: &address) { pointer in
-    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-    }
-  }
-}
-
-private func loopbackAddress(port: Int) -> sockaddr_in {
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_addr.s_addr = inet_addr("127.0.0.1")
-  address.sin_port = UInt16(port).bigEndian
-  return address
 }

@@ -63,14 +63,6 @@ func printProgress(_ text: String) {
   FileHandle.standardError.write(Data("\(text)\n".utf8))
 }
 
-struct BenchmarkError: Error, CustomStringConvertible {
-  let description: String
-
-  init(_ description: String) {
-    self.description = description
-  }
-}
-
 extension String {
   /// The string followed by spaces up to `width` columns (at least one space).
   func padded(_ width: Int) -> String {

@@ -123,7 +123,7 @@ public struct AuthorizationErrorDecoding: ResponseDecision {
     guard !context.acceptableStatusCodes.contains(status),
       let error = AuthorizationError(
         body: response.data, context: context.errorContext(statusCode: status, body: response.data),
-        grantType: (request as? AccessTokenRequest)?.grant.description)
+        grantType: (request as? AccessTokenRequest)?.grant.grantType)
     else { return .proceed(response) }
     return .fail(error)
   }

@@ -50,15 +50,3 @@ public enum PlatformTransport {
     return isFirst ? reason : nil
   }
 }
-
-/// The former name of ``PlatformTransport``, one letter from ``HTTPTransport``.
-@available(*, deprecated, renamed: "PlatformTransport")
-public typealias HTTPTransports = PlatformTransport
-
-extension PlatformTransport {
-  /// The former spelling of ``shared``.
-  @available(*, deprecated, renamed: "shared")
-  public static func platformDefault() -> any HTTPTransport {
-    shared
-  }
-}

@@ -21,66 +21,36 @@ private extension ServerConfiguration {
 #sourceLocation()
 
 extension DocCommentContext {
-  static func AuthenticationConfiguration_6() throws {
-    #sourceLocation(file: "Sources/Convoy/Authentication/Configuration/AuthenticationConfiguration.swift", line: 6)
-    let authentication = AuthenticationConfiguration(
-      client: OAuthClient(
-        id: "places-cli", endpoints: .discovered(issuer: URL(string: "https://id.example.com")!)))
-    #sourceLocation()
-  }
-
-  static func OAuthClient_7() throws {
-    #sourceLocation(file: "Sources/Convoy/Authentication/Configuration/OAuthClient.swift", line: 7)
-    let client = OAuthClient(
-      id: "places-ios", scopes: ["places:read"],
-      endpoints: .discovered(issuer: URL(string: "https://id.example.com")!))
-    #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/Authentication/Configuration/OAuthClient.swift", line: 10)
-    let configuration = ServerConfiguration(
-      environment: .production, baseURL: URL(string: "https://api.example.com/")!,
-      authentication: AuthenticationConfiguration(client: client))
-    #sourceLocation()
-  }
-
-  static func AuthorizationCodeLogin_10() async throws {
-    #sourceLocation(file: "Sources/Convoy/Authentication/Logins/AuthorizationCodeLogin.swift", line: 10)
-    let listener = try LoopbackRedirectListener(timeout: 300) { url in
-      print("Open \(url) to log in")
-    }
-    #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/Authentication/Logins/AuthorizationCodeLogin.swift", line: 13)
-    try await connection.login(through: listener)
-    #sourceLocation()
-  }
-
-  static func ClientCredentialsLogin_8() async throws {
-    #sourceLocation(file: "Sources/Convoy/Authentication/Logins/ClientCredentialsLogin.swift", line: 8)
-    try await connection.loginAsClient()
-    #sourceLocation()
-  }
-
-  static func DeviceLogin_14() async throws {
-    #sourceLocation(file: "Sources/Convoy/Authentication/Logins/DeviceLogin.swift", line: 14)
-    try await connection.loginWithDeviceCode { authorization in
-      print("Open \(authorization.verificationURI) and enter \(authorization.userCode)")
+  static func AccessTokenRequest_15() throws {
+    #sourceLocation(file: "Sources/Convoy/Authentication/AccessTokenRequest.swift", line: 15)
+    func passwordGrant(for client: OAuthClient) -> AccessTokenRequest {
+      AccessTokenRequest(
+        grant: .password(username: "ada", password: password), client: client,
+        endpoint: "o/token/")
     }
     #sourceLocation()
   }
 
-  static func PasswordLogin_9() async throws {
-    #sourceLocation(file: "Sources/Convoy/Authentication/Logins/PasswordLogin.swift", line: 9)
-    try await connection.login(username: "ada@example.com", password: password)
+  static func OAuthFormRequest_11() throws {
+    #sourceLocation(file: "Sources/Convoy/Authentication/OAuthFormRequest.swift", line: 11)
+    struct TokenIntrospectionRequest: OAuthFormRequest {
+      typealias Response = JSONResponse<[String: Bool]>
+      var token: String
+      var client: OAuthClient
+      var endpoint = "o/introspect/"
+      var formParameters: [String: String] { ["token": token] }
+    }
     #sourceLocation()
   }
 
-  static func LoopbackRedirectListener_26() async throws {
-    #sourceLocation(file: "Sources/Convoy/Authentication/LoopbackRedirectListener.swift", line: 26)
-    let listener = try LoopbackRedirectListener(timeout: 300) { url in
-      print("Open this page to log in: \(url)")
+  static func OAuthGrant_9() throws {
+    #sourceLocation(file: "Sources/Convoy/Authentication/OAuthGrant.swift", line: 9)
+    struct JWTBearerGrant: OAuthGrant {
+      var assertion: String
+      var grantType: String { "urn:ietf:params:oauth:grant-type:jwt-bearer" }
+      var parameters: [String: String] { ["assertion": assertion] }
+      var asksForScopes: Bool { true }
     }
-    #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/Authentication/LoopbackRedirectListener.swift", line: 29)
-    try await connection.login(through: listener)
     #sourceLocation()
   }
 
@@ -293,6 +263,69 @@ extension DocCommentContext {
       connection.operation(for: ProfileRequest())
         .then { profile in connection.operation(for: AvatarRequest(url: profile.value.avatar)) }
     ) { result in print(result) }
+    #sourceLocation()
+  }
+
+  static func AuthorizationCodeLogin_10() async throws {
+    #sourceLocation(file: "Sources/Convoy/Logins/AuthorizationCode/AuthorizationCodeLogin.swift", line: 10)
+    let listener = try LoopbackRedirectListener(timeout: 300) { url in
+      print("Open \(url) to log in")
+    }
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/Logins/AuthorizationCode/AuthorizationCodeLogin.swift", line: 13)
+    try await connection.login(through: listener)
+    #sourceLocation()
+  }
+
+  static func LoopbackRedirectListener_26() async throws {
+    #sourceLocation(file: "Sources/Convoy/Logins/AuthorizationCode/LoopbackRedirectListener.swift", line: 26)
+    let listener = try LoopbackRedirectListener(timeout: 300) { url in
+      print("Open this page to log in: \(url)")
+    }
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/Logins/AuthorizationCode/LoopbackRedirectListener.swift", line: 29)
+    try await connection.login(through: listener)
+    #sourceLocation()
+  }
+
+  static func ClientCredentialsLogin_8() async throws {
+    #sourceLocation(file: "Sources/Convoy/Logins/ClientCredentialsLogin.swift", line: 8)
+    try await connection.loginAsClient()
+    #sourceLocation()
+  }
+
+  static func DeviceLogin_14() async throws {
+    #sourceLocation(file: "Sources/Convoy/Logins/DeviceCode/DeviceLogin.swift", line: 14)
+    try await connection.loginWithDeviceCode { authorization in
+      print("Open \(authorization.verificationURI) and enter \(authorization.userCode)")
+    }
+    #sourceLocation()
+  }
+
+  static func PasswordLogin_9() async throws {
+    #sourceLocation(file: "Sources/Convoy/Logins/PasswordLogin.swift", line: 9)
+    try await connection.login(username: "ada@example.com", password: password)
+    #sourceLocation()
+  }
+
+  static func AuthenticationConfiguration_6() throws {
+    #sourceLocation(file: "Sources/Convoy/OAuthConfiguration/AuthenticationConfiguration.swift", line: 6)
+    let authentication = AuthenticationConfiguration(
+      client: OAuthClient(
+        id: "places-cli", endpoints: .discovered(issuer: URL(string: "https://id.example.com")!)))
+    #sourceLocation()
+  }
+
+  static func OAuthClient_7() throws {
+    #sourceLocation(file: "Sources/Convoy/OAuthConfiguration/OAuthClient.swift", line: 7)
+    let client = OAuthClient(
+      id: "places-ios", scopes: ["places:read"],
+      endpoints: .discovered(issuer: URL(string: "https://id.example.com")!))
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/OAuthConfiguration/OAuthClient.swift", line: 10)
+    let configuration = ServerConfiguration(
+      environment: .production, baseURL: URL(string: "https://api.example.com/")!,
+      authentication: AuthenticationConfiguration(client: client))
     #sourceLocation()
   }
 
@@ -564,8 +597,8 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func ResponseLines_83() async throws {
-    #sourceLocation(file: "Sources/Convoy/Streaming/Formats/ResponseLines.swift", line: 83)
+  static func ResponseLines_60() async throws {
+    #sourceLocation(file: "Sources/Convoy/Streaming/Formats/ResponseLines.swift", line: 60)
     func count<Body: AsyncSequence>(_ body: Body) async throws -> Int where Body.Element == Data {
       var count = 0
       for try await _ in body.lines { count += 1 }
@@ -606,8 +639,8 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func ServerSentEvents_90() async throws {
-    #sourceLocation(file: "Sources/Convoy/Streaming/Formats/ServerSentEvents.swift", line: 90)
+  static func ServerSentEvents_62() async throws {
+    #sourceLocation(file: "Sources/Convoy/Streaming/Formats/ServerSentEvents.swift", line: 62)
     func messages<Body: AsyncSequence>(_ body: Body) async throws -> [String]
     where Body.Element == Data {
       var messages: [String] = []

@@ -34,41 +34,18 @@ public struct ResponseLines<Base: AsyncSequence>: AsyncSequence where Base.Eleme
   /// Starts reading the base.
   public func makeAsyncIterator() -> Iterator {
     Iterator(
-      base: base.makeAsyncIterator(), splitter: LineSplitter(maximumLineLength: maximumLineLength))
+      reader: ChunkReader(
+        base: base.makeAsyncIterator(),
+        format: LineSplitter(maximumLineLength: maximumLineLength)))
   }
 
   /// Reads chunks from the base until a line is complete.
   public struct Iterator: AsyncIteratorProtocol {
-    var base: Base.AsyncIterator
-    var splitter: LineSplitter
-    var ready: [String] = []
-    var readyIndex = 0
-    var isDone = false
+    var reader: ChunkReader<Base.AsyncIterator, LineSplitter>
 
     /// The next line, or `nil` once the base has ended and every line was handed out.
     public mutating func next() async throws -> String? {
-      while readyIndex == ready.count {
-        guard !isDone else { return nil }
-        do {
-          // Lines before a failure were handed out: throw it now, without reading on.
-          if let failure = splitter.failure { throw failure }
-          if let chunk = try await base.next() {
-            ready = try splitter.lines(in: chunk)
-            readyIndex = 0
-          } else {
-            isDone = true
-            return try splitter.finish()
-          }
-        } catch {
-          // A failed stream is over: later calls end the loop instead of reading on.
-          isDone = true
-          ready = []
-          readyIndex = 0
-          throw error
-        }
-      }
-      defer { readyIndex += 1 }
-      return ready[readyIndex]
+      try await reader.next()
     }
   }
 }

@@ -34,48 +34,20 @@ public struct ServerSentEvents<Base: AsyncSequence>: AsyncSequence where Base.El
 
   /// Starts reading the base.
   public func makeAsyncIterator() -> Iterator {
-    Iterator(base: base.makeAsyncIterator(), parser: parser)
+    Iterator(reader: ChunkReader(base: base.makeAsyncIterator(), format: parser))
   }
 
   /// Reads chunks from the base until an event is dispatched.
   public struct Iterator: AsyncIteratorProtocol {
-    var base: Base.AsyncIterator
+    var reader: ChunkReader<Base.AsyncIterator, ServerSentEventParser>
+
     /// The parser's state: ``ServerSentEventParser/lastEventID`` and
     /// ``ServerSentEventParser/reconnectionDelay`` so far.
-    public private(set) var parser: ServerSentEventParser
-    var ready: [ServerSentEvent] = []
-    var readyIndex = 0
-    var isDone = false
-
-    init(base: Base.AsyncIterator, parser: ServerSentEventParser) {
-      self.base = base
-      self.parser = parser
-    }
+    public var parser: ServerSentEventParser { reader.format }
 
     /// The next event, or `nil` once the base has ended.
     public mutating func next() async throws -> ServerSentEvent? {
-      while readyIndex == ready.count {
-        guard !isDone else { return nil }
-        do {
-          // Events before a failure were handed out: throw it now, without reading on.
-          if let failure = parser.failure { throw failure }
-          guard let chunk = try await base.next() else {
-            isDone = true
-            parser.finish()
-            return nil
-          }
-          ready = try parser.events(in: chunk)
-          readyIndex = 0
-        } catch {
-          // A failed stream is over: later calls end the loop instead of reading on.
-          isDone = true
-          ready = []
-          readyIndex = 0
-          throw error
-        }
-      }
-      defer { readyIndex += 1 }
-      return ready[readyIndex]
+      try await reader.next()
     }
   }
 }

@@ -100,12 +100,12 @@ private func authenticationStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Authentication.md", line: 130)
+    #sourceLocation(file: "Docs/Authentication.md", line: 131)
     for await session in connection.sessionChanges() { updateUI(loggedIn: session != nil) }
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Authentication.md", line: 227)
+    #sourceLocation(file: "Docs/Authentication.md", line: 228)
     connection.operation(for: ClientSecretRequest(email: email, password: password))
       .then { answer in
         connection.operation(for: AccessTokenRequest(

@@ -10,7 +10,7 @@ import Foundation
   import FoundationNetworking
 #endif
 
-#sourceLocation(file: "Docs/Transports.md", line: 56)
+#sourceLocation(file: "Docs/Transports.md", line: 54)
 private extension ServerConfiguration {
   static let production = ServerConfiguration(
     environment: .production, baseURL: URL(string: "https://api.example.com/")!)
@@ -19,11 +19,11 @@ private extension ServerConfiguration {
 
 private func transportsStatements() async throws {
   do {
-    #sourceLocation(file: "Docs/Transports.md", line: 63)
+    #sourceLocation(file: "Docs/Transports.md", line: 61)
     // Always URLSession, on every platform:
     let connection = ServerConnection(configuration: .production, transport: URLSessionTransport())
     #sourceLocation()
-    #sourceLocation(file: "Docs/Transports.md", line: 66)
+    #sourceLocation(file: "Docs/Transports.md", line: 64)
     // curl when it is usable, URLSession otherwise, and know which:
     #if os(Linux)
       let transport: any HTTPTransport
@@ -34,7 +34,7 @@ private func transportsStatements() async throws {
         transport = URLSessionTransport()
       }
     #sourceLocation()
-    #sourceLocation(file: "Docs/Transports.md", line: 75)
+    #sourceLocation(file: "Docs/Transports.md", line: 73)
     #endif
     #sourceLocation()
   }

@@ -27,6 +27,14 @@ import Testing
     #expect(try splitter.finish() == nil)
   }
 
+  /// The example of LineSplitter's doc comment gives the lines its comments name.
+  @Test func theDocumentedExampleGivesTheLinesItsCommentsName() throws {
+    var splitter = LineSplitter()
+    #expect(try splitter.lines(in: Data("first\r\nsec".utf8)) == ["first"])
+    #expect(try splitter.lines(in: Data("ond\nthird".utf8)) == ["second"])
+    #expect(try splitter.finish() == "third")
+  }
+
   @Test func aCRLFSplitByAnEmptyChunkIsStillOneLineEnd() throws {
     #expect(try Self.split([ChunkedBody.bytes("a\r"), Data(), ChunkedBody.bytes("\n")]) == ["a"])
   }

@@ -31,6 +31,15 @@ import Testing
     try parse(text).events
   }
 
+  /// The example of ServerSentEventParser's doc comment gives the event its comments name.
+  @Test func theDocumentedExampleGivesTheEventItsCommentsName() throws {
+    var parser = ServerSentEventParser()
+    let events = try parser.events(in: Data("id: 7\ndata: hello\n\n".utf8))
+    #expect(events == [ServerSentEvent(type: "message", data: "hello", id: "7")])
+    #expect(parser.lastEventID == "7")
+    #expect(events.first?.retry == nil)
+  }
+
   // MARK: The standard's examples
 
   @Test func dataLinesAreJoinedWithLF() throws {

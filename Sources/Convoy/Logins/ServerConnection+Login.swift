@@ -18,7 +18,7 @@ extension ServerConnection {
   /// An operation that asks the configured client's token endpoint for `grant`: the endpoint is
   /// discovered first when it is not configured.
   func tokenOperation(
-    for grant: AccessTokenRequest.Grant
+    for grant: some OAuthGrant
   ) -> ChainOperation<AccessTokenRequest.Response> {
     let server = authorizationServer
     let pipeline = self.pipeline

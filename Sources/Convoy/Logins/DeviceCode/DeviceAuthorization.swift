@@ -18,7 +18,7 @@ public struct DeviceAuthorization: Sendable, Hashable {
 }
 
 /// Asks the device authorization endpoint for a device code and a user code (RFC 8628 §3.1).
-public struct DeviceAuthorizationRequest: RequestDescribing {
+public struct DeviceAuthorizationRequest: OAuthFormRequest {
   /// The answer: the codes.
   public struct Response: ResponseDescribing {
     /// What to show the person.
@@ -72,22 +72,11 @@ public struct DeviceAuthorizationRequest: RequestDescribing {
     self.endpoint = endpoint
   }
 
-  /// `POST`.
-  public var method: HTTPMethod { .post }
-  /// The device authorization endpoint.
-  public var path: String { endpoint }
-  /// ``AuthorizationErrorDecoding/chain``.
-  public var decisions: [any ResponseDecision]? { AuthorizationErrorDecoding.chain }
-  /// HTTP Basic client authentication when configured so.
-  public var headers: HTTPHeaders {
-    client.authenticationHeaders
-  }
-  /// The client's parameters and `scope`, form-encoded.
-  public var body: RequestBody? {
+  /// The client's additional parameters and `scope`.
+  public var formParameters: [String: String] {
     var parameters = client.additionalParameters
     if !client.scopes.isEmpty { parameters["scope"] = client.scopes.joined(separator: " ") }
-    parameters.merge(client.authentication().parameters) { _, client in client }
-    return AccessTokenRequest.form(parameters)
+    return parameters
   }
 }
 

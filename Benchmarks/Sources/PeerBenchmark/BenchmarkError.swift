@@ -1,0 +1,1 @@
+../../../Sources/ConvoyBenchmarks/BenchmarkError.swift
