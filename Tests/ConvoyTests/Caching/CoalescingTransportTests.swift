@@ -49,8 +49,15 @@ private final class Arrivals: HTTPTransport, @unchecked Sendable {
 }
 
 @Suite(.timeLimit(.minutes(3))) struct CoalescingTransportTests {
-  private let slowStub = StubTransport { request in
-    .delayed(0.3, .json(["path": request.urlRequest.url?.path ?? ""]))
+  /// Answers reads a second later on `clock`, which only the test moves, so calls are surely
+  /// in flight together whatever the machine's load; writes at once.
+  private func slowStub(on clock: TestClock) -> StubTransport {
+    let stub = StubTransport { request in
+      let answer = StubAnswer.json(["path": request.urlRequest.url?.path ?? ""])
+      return request.urlRequest.httpMethod == "POST" ? answer : .delayed(1, answer)
+    }
+    stub.clock = clock
+    return stub
   }
 
   private func connection(_ transport: any HTTPTransport) -> ServerConnection {
@@ -59,21 +66,32 @@ private final class Arrivals: HTTPTransport, @unchecked Sendable {
   }
 
   @Test func identicalGETsInFlightShareOneTransfer() async throws {
-    let connection = connection(slowStub)
+    let clock = TestClock()
+    let stub = slowStub(on: clock)
+    let arrivals = Arrivals(CoalescingTransport(wrapping: stub))
+    let connection = ServerConnection(configuration: .local(port: 8080), transport: arrivals)
     async let first = connection.execute(CachedGet())
     async let second = connection.execute(CachedGet())
     async let third = connection.execute(CachedGet())
+    // All three reached the coalescing layer while the one transfer waits for the clock.
+    #expect(await eventually { arrivals.count.current == 3 })
+    clock.advance(by: 1)
     let answers = try await [first, second, third]
     #expect(Set(answers.map(\.text)).count == 1)
-    #expect(slowStub.requests.count == 1)
+    #expect(stub.requests.count == 1)
   }
 
   @Test func requestsWithDifferentHeadersAreNotShared() async throws {
-    let connection = connection(slowStub)
+    let clock = TestClock()
+    let stub = slowStub(on: clock)
+    let connection = connection(stub)
     async let alice = connection.execute(CachedGet(headers: ["Authorization": "Bearer alice"]))
     async let bob = connection.execute(CachedGet(headers: ["Authorization": "Bearer bob"]))
+    // Both transfers wait for the clock at once: neither could have joined the other.
+    #expect(await eventually { stub.requests.count == 2 })
+    clock.advance(by: 1)
     _ = try await (alice, bob)
-    #expect(slowStub.requests.count == 2)
+    #expect(stub.requests.count == 2)
   }
 
   @Test func oneCallerCancellingLeavesTheOthersTransferRunning() async throws {
@@ -100,25 +118,33 @@ private final class Arrivals: HTTPTransport, @unchecked Sendable {
   }
 
   @Test func theSharedTransferIsCancelledWhenEveryCallerHasCancelled() async throws {
-    let counting = CancelCounting(slowStub)
-    let connection = connection(counting)
+    // The clock never moves: the answer cannot come before the cancels.
+    let stub = slowStub(on: TestClock())
+    let counting = CancelCounting(stub)
+    let arrivals = Arrivals(CoalescingTransport(wrapping: counting))
+    let connection = ServerConnection(configuration: .local(port: 8080), transport: arrivals)
     let tasks = (0..<3).map { _ in Task { try await connection.execute(CachedGet()) } }
-    #expect(await eventually { slowStub.requests.count == 1 })
+    #expect(await eventually { arrivals.count.current == 3 })
     for task in tasks { task.cancel() }
     for task in tasks {
       await #expect(throws: ServerConnectionError.cancelled) { try await task.value }
     }
     #expect(counting.cancels.current == 1)
-    #expect(slowStub.requests.count == 1)
+    #expect(stub.requests.count == 1)
   }
 
   @Test func aReadStartedAfterAWriteDoesNotJoinAnEarlierRead() async throws {
-    let connection = connection(slowStub)
+    let clock = TestClock()
+    let stub = slowStub(on: clock)
+    let connection = connection(stub)
+    // The first read waits for the clock while the write and the second read are made.
     let before = Task { try await connection.execute(CachedGet()) }
-    #expect(await eventually { slowStub.requests.count == 1 })
+    #expect(await eventually { stub.requests.count == 1 })
     _ = try await connection.execute(CachedPost())
-    _ = try await connection.execute(CachedGet())
-    _ = try await before.value
-    #expect(slowStub.requests.map { $0.urlRequest.httpMethod } == ["GET", "POST", "GET"])
+    let after = Task { try await connection.execute(CachedGet()) }
+    #expect(await eventually { stub.requests.count == 3 })
+    clock.advance(by: 1)
+    _ = try await (before.value, after.value)
+    #expect(stub.requests.map { $0.urlRequest.httpMethod } == ["GET", "POST", "GET"])
   }
 }
