@@ -52,6 +52,10 @@ public final class Paginator<Request: PaginatedRequest>: Sendable {
   /// Whether a page is being fetched.
   public var isLoading: Bool { state.withLock { $0.load != nil } }
 
+  /// How many callers wait for the fetch under way (0 when none is): for tests that must know a
+  /// second caller joined before the answer may come.
+  package var callersOfTheLoad: Int { state.withLock { $0.load?.waiters ?? 0 } }
+
   /// Loads the first page and replaces ``elements`` with its items once it has arrived.
   ///
   /// - Returns: The first page's items.

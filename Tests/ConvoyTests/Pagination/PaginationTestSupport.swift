@@ -7,9 +7,9 @@ import Foundation
 #endif
 
 /// A GitHub-style list: three pages of two numbers each, linked with `Link` headers (the
-/// second page's link is relative).
-func linkedPagesStub(delay: TimeInterval = 0) -> StubTransport {
-  StubTransport { request in
+/// second page's link is relative); each answer comes `delay` seconds late on `clock`.
+func linkedPagesStub(delay: TimeInterval = 0, clock: any ConvoyClock = .system) -> StubTransport {
+  let stub = StubTransport { request in
     let components = URLComponents(url: request.urlRequest.url!, resolvingAgainstBaseURL: false)
     let page = Int(components?.queryItems?.first { $0.name == "page" }?.value ?? "1") ?? 1
     var headers: HTTPHeaders = [:]
@@ -22,6 +22,8 @@ func linkedPagesStub(delay: TimeInterval = 0) -> StubTransport {
     let answer = StubTransport.Answer.json([page * 10 + 1, page * 10 + 2], headers: headers)
     return delay > 0 ? .delayed(delay, answer) : answer
   }
+  stub.clock = clock
+  return stub
 }
 
 struct Repositories: LinkHeaderPaginatedRequest {

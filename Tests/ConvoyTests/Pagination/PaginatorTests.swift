@@ -30,10 +30,14 @@ import Testing
   }
 
   @Test func concurrentLoadNextPageCallsShareOneFetch() async throws {
-    let stub = linkedPagesStub(delay: 0.2)
+    // The page waits for a clock only the test moves, until both callers wait for it.
+    let clock = TestClock()
+    let stub = linkedPagesStub(delay: 1, clock: clock)
     let paginator = Paginator(connection: .paging(stub), firstPage: Repositories())
     async let first = paginator.loadNextPage()
     async let second = paginator.loadNextPage()
+    #expect(await eventually { paginator.callersOfTheLoad == 2 })
+    clock.advance(by: 1)
     let (a, b) = try await (first, second)
     #expect(a == b)
     #expect(stub.requests.count == 1)
@@ -41,7 +45,8 @@ import Testing
   }
 
   @Test func cancellingTheOnlyCallerCancelsTheFetchAndKeepsTheList() async throws {
-    let stub = linkedPagesStub(delay: 5)
+    // The clock never moves: the page cannot come before the cancel.
+    let stub = linkedPagesStub(delay: 5, clock: TestClock())
     let paginator = Paginator(connection: .paging(stub), firstPage: Repositories())
     let task = Task { try await paginator.loadNextPage() }
     #expect(await eventually { stub.requests.count == 1 })
