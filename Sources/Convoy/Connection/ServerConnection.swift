@@ -28,7 +28,7 @@ public final class ServerConnection: Sendable {
   public var networkConcurrencyLimit: Int { jobQueues.networkLimit }
   /// The queues jobs run on.
   let jobQueues: JobQueues
-  /// Where calls made with `execute` outside any job run: the network queue, no progress.
+  /// Where calls made with `execute` outside any job run: the network limit, no progress.
   let callContext: OperationContext
 
   /// Creates a connection.
@@ -106,10 +106,11 @@ public final class ServerConnection: Sendable {
 
   /// Sends `request` and returns its typed answer.
   ///
-  /// The call runs as a ``NetworkRequestOperation`` on the connection's network queue, so it
-  /// waits its turn under ``networkConcurrencyLimit`` like the calls of every job; the calling
-  /// task does the work once the queue starts the operation. Cancelling the calling task cancels
-  /// the transfer and throws ``ServerConnectionError/cancelled``.
+  /// The call runs as a ``NetworkRequestOperation`` under ``networkConcurrencyLimit``, counted
+  /// with the calls of every job. When a slot is free the calling task takes it and does the
+  /// work at once, with no hand-over to another thread; otherwise it waits its turn without
+  /// holding a thread. Cancelling the calling task cancels the transfer (or the wait) and throws
+  /// ``ServerConnectionError/cancelled``.
   /// - Throws: ``ServerConnectionError`` for everything Convoy judges; errors thrown by custom
   ///   adapters, decisions or response types as they are.
   public func execute<Request: RequestDescribing>(_ request: Request) async throws

@@ -135,7 +135,7 @@ extension ServerConnection {
 extension ServerConnection {
   /// Sends `request` and delivers its typed answer on `completionQueue`.
   ///
-  /// The call runs as a one-request job on the connection's network queue.
+  /// The call runs as a one-request job, under the connection's network limit like every call.
   /// - Parameters:
   ///   - request: What to send.
   ///   - completionQueue: Where `completion` runs: Convoy's serial

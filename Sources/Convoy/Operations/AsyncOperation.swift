@@ -141,13 +141,14 @@ open class AsyncOperation: Operation, @unchecked Sendable {
   /// children instead.
   var countsAsProgressUnit: Bool { true }
 
-  /// Whether this operation belongs on the connection's network queue.
-  var usesNetwork: Bool { false }
-
   /// Whether cancellation was requested, read under the lock that `start()` also uses.
   var isCancellationRequested: Bool {
     stateLock.withLock { isCancelRequested }
   }
+
+  /// Called once the operation finished, before anyone is told: network operations give their
+  /// slot back here, so that the slot is free by the time a job hears of the end.
+  func didFinish() {}
 
   /// Called instead of ``execute()`` when the operation is skipped; composites finish the
   /// children they never handed to a queue.
@@ -188,6 +189,7 @@ open class AsyncOperation: Operation, @unchecked Sendable {
       defer { finishAction = nil }
       return (finishAction, operationContext)
     }
+    didFinish()
     // Linux's queue acts on these two calls only, and only after the properties changed.
     didChangeValue(forKey: "isExecuting")
     didChangeValue(forKey: "isFinished")

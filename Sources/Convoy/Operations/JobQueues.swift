@@ -1,21 +1,21 @@
 import Foundation
 
-/// The operation queues a connection runs jobs on.
+/// Where a connection runs jobs and how many of its transfers may be in flight.
 ///
-/// Network operations get their own queue whose width is the connection's limit; chains, groups
-/// and blocks run on an unlimited queue, because a composite waiting for its children holds a
-/// slot and must never keep those children from getting one.
+/// Chains, groups, blocks and network operations are started by one unlimited queue, because a
+/// composite waiting for its children must never keep those children from starting. The network
+/// limit is not a queue: it is one ``NetworkLimiter``, shared by every job's network operations
+/// and by lone calls, which take a slot in the awaiting task without a queue's thread.
 final class JobQueues: @unchecked Sendable {
   let work: OperationQueue
-  let network: OperationQueue
-  let networkLimit: Int
+  /// The connection's one count of transfers in flight.
+  let network: NetworkLimiter
+
+  var networkLimit: Int { network.limit }
 
   init(networkLimit: Int) {
-    self.networkLimit = max(1, networkLimit)
     work = OperationQueue()
     work.name = "Convoy.jobs"
-    network = OperationQueue()
-    network.name = "Convoy.network"
-    network.maxConcurrentOperationCount = self.networkLimit
+    network = NetworkLimiter(limit: networkLimit)
   }
 }

@@ -3,32 +3,48 @@ import Foundation
 /// An operation that holds one of its connection's network slots while it runs: a call, a
 /// stream or a download.
 ///
-/// It runs on the connection's network queue, whose width is the connection's
-/// ``ServerConnection/networkConcurrencyLimit``, so transfers of every kind wait their turn
-/// together. Cancelling it cancels its transfer. Convoy's subclasses are
-/// ``NetworkRequestOperation``, ``StreamOperation`` and ``DownloadOperation``.
+/// The slots are the connection's ``ServerConnection/networkConcurrencyLimit``, counted by one
+/// limiter for transfers of every kind, in jobs and alone, so they all wait their turn together.
+/// Waiting holds no thread. Cancelling the operation cancels its transfer, or takes it out of
+/// the line for a slot. Convoy's subclasses are ``NetworkRequestOperation``, ``StreamOperation``
+/// and ``DownloadOperation``.
 public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
   /// The road the work travels, taken from the connection when the operation was made: an
   /// operation knows the pipeline, not the connection, so operations sit below connections.
   let pipeline: CallPipeline
-  /// Set while a task awaits this operation's slot: resumed with `true` when the queue starts
-  /// the operation (the task then does the work itself), with `false` when it will never run.
+  /// The limiter whose slot this operation holds, given back when it finishes. Guarded by
+  /// `stateLock`.
+  private var heldSlot: NetworkLimiter?
+  /// Set when the awaiting task does the work itself: `execute()` then only marks the start.
   /// Guarded by `stateLock`.
-  private var awaitingTask: CheckedContinuation<Bool, Never>?
+  private var runsInCallingTask = false
 
   init(pipeline: CallPipeline) {
     self.pipeline = pipeline
     super.init()
   }
 
-  override var usesNetwork: Bool { true }
-
-  /// Does the work in a task of its own, or wakes the task that waits to do it.
+  /// Takes a network slot (waiting for one without a thread), then does the work in a task of
+  /// its own; in a calling task's run, does nothing more than mark the start.
   public override func execute() {
-    if let awaitingTask = takeAwaitingTask() {
-      awaitingTask.resume(returning: true)
+    if stateLock.withLock({ runsInCallingTask }) { return }
+    guard let limiter = context?.queues.network else {
+      // On a queue of the caller's own, outside any connection's limit.
+      performInTask()
       return
     }
+    let waiter = limiter.acquire { [self] granted in
+      guard granted else {
+        finish(with: .failure(ServerConnectionError.cancelled))
+        return
+      }
+      hold(limiter)
+      performInTask()
+    }
+    onCancel { limiter.withdraw(waiter) }
+  }
+
+  private func performInTask() {
     var pipeline = pipeline
     pipeline.jobID = context?.jobID
     let task = Task { [self, pipeline] in
@@ -43,37 +59,49 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
     .failure(OperationError.finishedWithoutResult)
   }
 
-  override func skipExecution() {
-    takeAwaitingTask()?.resume(returning: false)
-  }
-
-  /// Runs the operation on `context`'s network queue with the calling task doing the work.
+  /// Runs the operation under `context`'s network limit with the calling task doing the work.
   ///
-  /// The operation holds its place on the queue like any other: it waits for a free slot, and
-  /// it is executing while the work is in flight. Only the work moves: the queue's thread wakes
-  /// the waiting task instead of starting a task of its own, which saves two thread hand-overs
-  /// per call (the result needs no hop back to the caller). Cancelling the calling task cancels
-  /// the work; while the operation still waits for a slot, the call ends at once.
+  /// The operation is the same as in a job: it takes a slot (at once when one is free, with no
+  /// thread hand-over; otherwise the task waits in line without holding a thread), it is
+  /// executing while the work is in flight, and it finishes with the work's result. Cancelling
+  /// the calling task cancels the work; while the operation still waits for a slot, the call
+  /// ends at once.
   func runInCallingTask(on context: OperationContext) async throws -> Output {
-    guard await waitForSlot(on: context) else { throw ServerConnectionError.cancelled }
+    guard await begin(on: context) else { throw ServerConnectionError.cancelled }
     let result = await perform(with: pipeline)
     finish(with: result)
     return try result.get()
   }
 
-  /// Enqueues the operation and waits until the queue starts it: `true` then, `false` when it
-  /// was cancelled first and will never run.
-  func waitForSlot(on context: OperationContext) async -> Bool {
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        stateLock.withLock { awaitingTask = continuation }
-        context.enqueue(self, whenFinished: nil)
-      }
-    } onCancel: {
-      // Work that never began has nothing to wait for; the queue later finds the operation
-      // cancelled and finishes it without running it.
-      if !cancelReportingWhetherStarted() { takeAwaitingTask()?.resume(returning: false) }
+  /// Takes a slot on `context`'s limiter and starts the operation in the calling task: `true`
+  /// then, and the caller must finish it; `false` when it was cancelled first and will never
+  /// run (it is then finished).
+  func begin(on context: OperationContext) async -> Bool {
+    prepare(context: context, whenFinished: nil)
+    stateLock.withLock { runsInCallingTask = true }
+    let limiter = context.queues.network
+    guard await limiter.acquire() else {
+      cancel()
+      start()
+      return false
     }
+    hold(limiter)
+    if Task.isCancelled { cancel() }
+    start()
+    // `start()` finished the operation at once if it was cancelled meanwhile.
+    return !isFinished
+  }
+
+  private func hold(_ limiter: NetworkLimiter) {
+    stateLock.withLock { heldSlot = limiter }
+  }
+
+  override func didFinish() {
+    let slot = stateLock.withLock {
+      defer { heldSlot = nil }
+      return heldSlot
+    }
+    slot?.release()
   }
 
   /// `handler` and the job's byte count, told of this operation's transfer progress.
@@ -85,13 +113,6 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
     return { progress in
       tracker.update(transfer, to: progress)
       handler?(progress)
-    }
-  }
-
-  private func takeAwaitingTask() -> CheckedContinuation<Bool, Never>? {
-    stateLock.withLock {
-      defer { awaitingTask = nil }
-      return awaitingTask
     }
   }
 }

@@ -5,8 +5,8 @@ import Foundation
 /// The `URLRequest` is built when the operation starts, and again for every attempt, never in
 /// `init`: an operation created before a login or a configuration change sends the current token
 /// and settings. Cancelling the operation cancels the transfer; the operation finishes once the
-/// transfer really stopped. It runs on the connection's network queue, whose width is the
-/// connection's ``ServerConnection/networkConcurrencyLimit``.
+/// transfer really stopped. It holds one of the connection's
+/// ``ServerConnection/networkConcurrencyLimit`` slots while it runs.
 ///
 /// ```swift
 /// let places = connection.operation(for: PlacesRequest())

@@ -21,11 +21,10 @@ final class OperationContext: Sendable {
   /// slots busy, few enough that another job's operations are not queued behind thousands.
   var window: Int { max(4, queues.networkLimit * 2) }
 
-  /// Hands `operation` to the right queue; `whenFinished` runs on the finishing thread once it
-  /// finished.
+  /// Hands `operation` to the job queue; `whenFinished` runs on the finishing thread once it
+  /// finished. A network operation takes its slot from the limiter once the queue starts it.
   func enqueue(_ operation: AsyncOperation, whenFinished: (@Sendable () -> Void)?) {
     operation.prepare(context: self, whenFinished: whenFinished)
-    let queue = operation.usesNetwork ? queues.network : queues.work
-    queue.addOperation(operation)
+    queues.work.addOperation(operation)
   }
 }

@@ -48,12 +48,9 @@ struct CallPipeline: Sendable {
     try await attempts(
       of: request, events: events, chain: request.decisions ?? decisions,
       send: { transportRequest, remaining, context in
-        guard let uploadProgress else {
-          return await exchange(transportRequest, timeout: remaining, context: context)
-            .map { Received(response: $0, body: nil) }
-        }
-        return await exchangeReportingUpload(
-          transportRequest, timeout: remaining, context: context, progress: uploadProgress)
+        await exchange(
+          transportRequest, timeout: remaining, context: context,
+          delivery: uploadProgress.map { .wholeReportingUpload($0) } ?? .whole)
       },
       settle: { settlement, received, context in
         switch settlement {
@@ -316,13 +313,18 @@ struct CallPipeline: Sendable {
     return [authentication.renewalDecision]
   }
 
-  private func exchange(
-    _ request: TransportRequest, timeout: TimeInterval, context: RequestContext
-  ) async -> Result<TransportResponse, ServerConnectionError> {
+  /// One attempt's exchange, the only one: every hop, the deadline, the body as `delivery`
+  /// asks.
+  func exchange(
+    _ request: TransportRequest, timeout: TimeInterval, context: RequestContext,
+    delivery: Exchange.Delivery
+  ) async -> Result<Received, ServerConnectionError> {
     await Exchange.perform(
       request, transport: transport, policy: configuration.redirectPolicy, timeout: timeout,
-      clock: configuration.clock
-    ).mapError { Self.error(for: $0, method: context.method) }
+      clock: configuration.clock, delivery: delivery
+    )
+    .map { Received(response: $0.response, body: $0.body) }
+    .mapError { Self.error(for: $0, method: context.method) }
   }
 
   /// The error a call reports for an exchange that did not bring back an answer.

@@ -84,63 +84,24 @@ extension CallPipeline {
   ) async -> Result<Received, ServerConnectionError> {
     var request = request
     if let idleTimeout = options.idleTimeout { request.idleTimeout = idleTimeout }
-    let opened = await StreamingExchange.open(
-      request, transport: transport, policy: configuration.redirectPolicy,
-      headTimeout: headTimeout, bufferCapacity: options.bufferSize, clock: configuration.clock)
-    switch opened {
-    case .failure(let failure):
-      return .failure(Self.error(for: failure, method: context.method))
-    case .success(let opened):
-      var excerpt = Data()
-      if !context.acceptableStatusCodes.contains(opened.head.statusCode) {
-        excerpt = await opened.body.readExcerpt(limit: Self.errorBodyLimit)
-      }
-      let metrics = TransferMetrics(
-        startDate: Date(), duration: 0, bytesReceived: excerpt.count, bytesSent: 0)
-      return .success(
+    var received = await exchange(
+      request, timeout: headTimeout, context: context,
+      delivery: .streamed(bufferCapacity: options.bufferSize))
+    // An error answer's excerpt, read for the error's message; a good answer's body is the
+    // caller's to read.
+    if case .success(let answer) = received, let body = answer.body,
+      !context.acceptableStatusCodes.contains(answer.response.statusCode)
+    {
+      let excerpt = await body.readExcerpt(limit: Self.errorBodyLimit)
+      let head = answer.response.head
+      received = .success(
         Received(
-          response: TransportResponse(head: opened.head, data: excerpt, metrics: metrics),
-          body: opened.body))
+          response: TransportResponse(
+            head: head, data: excerpt,
+            metrics: TransferMetrics(
+              startDate: Date(), duration: 0, bytesReceived: excerpt.count, bytesSent: 0)),
+          body: body))
     }
-  }
-
-  /// One buffered exchange that reports the request body's progress: it travels as a stream,
-  /// since only the streaming side of a transport reports what it sent, and the answer is read
-  /// whole (within the call's deadline, like any buffered call) for the decisions.
-  func exchangeReportingUpload(
-    _ request: TransportRequest, timeout: TimeInterval, context: RequestContext,
-    progress: @escaping @Sendable (TransferProgress) -> Void
-  ) async -> Result<Received, ServerConnectionError> {
-    let started = Date()
-    let clock = configuration.clock
-    let deadline = clock.now.addingTimeInterval(timeout)
-    let opened = await StreamingExchange.open(
-      request, transport: transport, policy: configuration.redirectPolicy,
-      headTimeout: timeout, bufferCapacity: 1 << 20, clock: clock,
-      uploadProgress: progress)
-    switch opened {
-    case .failure(let failure):
-      return .failure(Self.error(for: failure, method: context.method))
-    case .success(let opened):
-      let timer = clock.schedule(after: deadline.timeIntervalSince(clock.now)) {
-        opened.body.cancel()
-      }
-      defer { timer.cancel() }
-      var data = Data()
-      do {
-        while let chunk = try await opened.body.nextChunk() { data.append(chunk) }
-      } catch {
-        let failure: Exchange.ExchangeFailure =
-          clock.now >= deadline
-          ? .deadlinePassed(opened.request) : .transport(error, opened.request)
-        return .failure(Self.error(for: failure, method: context.method))
-      }
-      let metrics = TransferMetrics(
-        startDate: started, duration: Date().timeIntervalSince(started), bytesReceived: data.count,
-        bytesSent: 0)
-      return .success(
-        Received(
-          response: TransportResponse(head: opened.head, data: data, metrics: metrics), body: nil))
-    }
+    return received
   }
 }

@@ -60,7 +60,7 @@ final class StreamSlotOperation<Request: RequestDescribing>: NetworkOperation<In
   /// Waits for a slot, opens the stream in the calling task and keeps the slot until the
   /// stream's body is over.
   func open(on context: OperationContext) async throws -> ResponseStream {
-    guard await waitForSlot(on: context) else { throw ServerConnectionError.cancelled }
+    guard await begin(on: context) else { throw ServerConnectionError.cancelled }
     do {
       let stream = try await pipeline.openStream(request, options: options)
       let buffer = stream.body.buffer
