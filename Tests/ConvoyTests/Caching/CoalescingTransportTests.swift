@@ -75,6 +75,7 @@ private final class Arrivals: HTTPTransport, @unchecked Sendable {
     async let third = connection.execute(CachedGet())
     // All three reached the coalescing layer while the one transfer waits for the clock.
     #expect(await eventually { arrivals.count.current == 3 })
+    #expect(await clock.waitForWakeUps())
     clock.advance(by: 1)
     let answers = try await [first, second, third]
     #expect(Set(answers.map(\.text)).count == 1)
@@ -89,6 +90,7 @@ private final class Arrivals: HTTPTransport, @unchecked Sendable {
     async let bob = connection.execute(CachedGet(headers: ["Authorization": "Bearer bob"]))
     // Both transfers wait for the clock at once: neither could have joined the other.
     #expect(await eventually { stub.requests.count == 2 })
+    #expect(await clock.waitForWakeUps(2))
     clock.advance(by: 1)
     _ = try await (alice, bob)
     #expect(stub.requests.count == 2)
@@ -143,6 +145,7 @@ private final class Arrivals: HTTPTransport, @unchecked Sendable {
     _ = try await connection.execute(CachedPost())
     let after = Task { try await connection.execute(CachedGet()) }
     #expect(await eventually { stub.requests.count == 3 })
+    #expect(await clock.waitForWakeUps(2))
     clock.advance(by: 1)
     _ = try await (before.value, after.value)
     #expect(stub.requests.map { $0.urlRequest.httpMethod } == ["GET", "POST", "GET"])

@@ -37,6 +37,8 @@ import Testing
     async let first = paginator.loadNextPage()
     async let second = paginator.loadNextPage()
     #expect(await eventually { paginator.callersOfTheLoad == 2 })
+    // The answer's wait is on the clock before the clock moves.
+    #expect(await clock.waitForWakeUps())
     clock.advance(by: 1)
     let (a, b) = try await (first, second)
     #expect(a == b)
