@@ -15,6 +15,10 @@ struct FileDownloader<Request: RequestDescribing>: Sendable {
 
   func run() async throws -> DownloadedFile {
     let partial = PartialDownload(destination: destination)
+    // A download is never refused for reading too slowly: on a transport that cannot pause
+    // (FoundationNetworking), what the disk has not taken yet waits in a temporary file.
+    var options = options
+    options.spillsToDisk = true
     try partial.checkDestination()
     let url = try pipeline.configuration.url(path: request.path)
     var drops = 0

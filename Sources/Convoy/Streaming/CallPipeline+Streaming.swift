@@ -86,7 +86,7 @@ extension CallPipeline {
     if let idleTimeout = options.idleTimeout { request.idleTimeout = idleTimeout }
     var received = await exchange(
       request, timeout: headTimeout, context: context,
-      delivery: .streamed(bufferCapacity: options.bufferSize))
+      delivery: .streamed(bufferCapacity: options.bufferSize, spillsToDisk: options.spillsToDisk))
     // An error answer's excerpt, read for the error's message; a good answer's body is the
     // caller's to read.
     if case .success(let answer) = received, let body = answer.body,

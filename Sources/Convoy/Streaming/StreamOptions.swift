@@ -15,6 +15,10 @@ public struct StreamOptions: Sendable, Hashable {
   /// The longest silence between two pieces of the body, or `nil` for the configuration's
   /// timeout. A paused transfer (a slow reader) is not silent.
   public var idleTimeout: TimeInterval?
+  /// Whether bytes a transport that cannot pause sends past the buffer go to a temporary file
+  /// rather than ending the stream: set for downloads, whose reader writes a file and must never
+  /// be refused.
+  var spillsToDisk = false
 
   /// Creates options.
   public init(

@@ -30,8 +30,9 @@ final class Exchange: Sendable {
     /// Collected whole within the deadline, telling `uploadProgress` how much of the request
     /// body went out (only the streaming side of a transport reports it).
     case wholeReportingUpload(@Sendable (TransferProgress) -> Void)
-    /// Left flowing into a buffer of `bufferCapacity` bytes once the head is in.
-    case streamed(bufferCapacity: Int)
+    /// Left flowing into a buffer of `bufferCapacity` bytes once the head is in; a download's
+    /// buffer spills to disk what a transport that cannot pause sends past its limit.
+    case streamed(bufferCapacity: Int, spillsToDisk: Bool)
   }
 
   /// The final hop's answer: the request it answers, the response (with an empty body for a
@@ -141,10 +142,10 @@ final class Exchange: Sendable {
         return { handle.cancel() }
       }
       return whole(step, for: request)
-    case .streamed(let capacity):
+    case .streamed(let capacity, let spillsToDisk):
       // Stopping the buffer hands its reader a failure at once, so the head is awaited without
       // an interruption of its own.
-      let body = StreamBuffer(capacity: capacity)
+      let body = StreamBuffer(capacity: capacity, spillsToDisk: spillsToDisk)
       guard attach({ body.cancel() }) else { return .failure(failure()) }
       body.start(request, on: transport)
       switch await body.head() {

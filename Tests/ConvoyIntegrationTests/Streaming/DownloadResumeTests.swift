@@ -73,6 +73,31 @@ struct DownloadResumeTests {
     #expect(folder.names == ["file.bin"])
   }
 
+  /// FoundationNetworking cannot pause a transfer, so a download whose disk falls behind the
+  /// network used to end in `readerTooSlow` (issue #23, item 3); now what waits goes to a
+  /// temporary file. Curl pauses instead, and must give the same file.
+  @Test(arguments: TransportUnderTest.allCases)
+  func aDownloadWhoseDiskFallsBehindIsNeverRefused(_ kind: TransportUnderTest) async throws {
+    let name = "slow-disk-\(kind.rawValue)-\(UUID().uuidString).bin"
+    let source = try Nginx.shared.makeFile(named: name, byteCount: 24_000_000, seed: 3)
+    let folder = try TemporaryFolder()
+    let destination = folder.url.appendingPathComponent("file.bin")
+    let pieces = Locked(0)
+    // A 64 KiB buffer and a millisecond per piece: the reader falls megabytes behind loopback.
+    let file = try await connection(kind).download(
+      FileCall(path: "/files/\(name)"), to: destination,
+      options: StreamOptions(bufferSize: 64 << 10)
+    ) { _ in
+      pieces.withLock { $0 += 1 }
+      // Real time on purpose: only a reader slower than loopback makes the data pile up.
+      usleep(1_000)
+    }
+    #expect(file.byteCount == 24_000_000)
+    #expect(try Data(contentsOf: destination) == Data(contentsOf: source))
+    #expect(pieces.withLock { $0 } > 100)
+    #expect(folder.names == ["file.bin"])
+  }
+
   @Test(arguments: TransportUnderTest.allCases)
   func aFileThatChangedMeanwhileIsDownloadedWhole(_ kind: TransportUnderTest) async throws {
     let name = "changed-\(kind.rawValue)-\(UUID().uuidString).bin"
