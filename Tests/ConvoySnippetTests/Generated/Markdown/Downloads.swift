@@ -40,7 +40,7 @@ private func saveWithProgressBar(_ id: Int, to destination: URL, with connection
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Downloads.md", line: 96)
+#sourceLocation(file: "Docs/Downloads.md", line: 99)
 private struct UploadPhoto: RequestDescribing {
   typealias Response = EmptyResponse
   var file: URL
@@ -50,7 +50,7 @@ private struct UploadPhoto: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Downloads.md", line: 104)
+#sourceLocation(file: "Docs/Downloads.md", line: 107)
 private func upload(_ photo: URL, with connection: ServerConnection) async throws {
   _ = try await connection.execute(UploadPhoto(file: photo)) { progress in
     print("sent \(progress)")
@@ -58,7 +58,7 @@ private func upload(_ photo: URL, with connection: ServerConnection) async throw
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Downloads.md", line: 125)
+#sourceLocation(file: "Docs/Downloads.md", line: 128)
 private struct PhotoAlbumJob: Job {
   var ids: [Int]
   var folder: URL
