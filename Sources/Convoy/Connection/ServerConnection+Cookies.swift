@@ -16,18 +16,4 @@ extension ServerConnection {
     }
     return nil
   }
-
-  /// Ends the session as ``logout()`` does (revoking its tokens where the server can) and, when
-  /// `clearingCookies` is `true`, forgets every cookie in ``cookieJar`` too: a server's cookie
-  /// session is a login of its own.
-  ///
-  /// The cookies go first, so they are gone even when the saved session cannot be removed.
-  ///
-  /// - Returns: What the server said to the revocation.
-  /// - Throws: ``SessionStoreError`` when the saved session cannot be removed.
-  @discardableResult
-  public func logout(clearingCookies: Bool) async throws(SessionStoreError) -> RevocationOutcome {
-    if clearingCookies { cookieJar?.removeAll() }
-    return try await logout()
-  }
 }
