@@ -25,11 +25,15 @@ final class Exchange: @unchecked Sendable {
   private var currentRequest: TransportRequest
   private var deadlineTimer: ClockTimer?
   private let clock: any ConvoyClock
+  /// Counts the redirects followed, for the call's metrics.
+  private let metrics: CallMetricsRecorder?
 
   init(
     request: TransportRequest, transport: any HTTPTransport, policy: RedirectPolicy,
-    clock: any ConvoyClock = .system, completion: @escaping Completion
+    clock: any ConvoyClock = .system, metrics: CallMetricsRecorder? = CallMetricsRecorder.current,
+    completion: @escaping Completion
   ) {
+    self.metrics = metrics
     self.clock = clock
     self.transport = transport
     self.policy = policy
@@ -83,6 +87,7 @@ final class Exchange: @unchecked Sendable {
         if let next = try policy.nextRequest(
           after: request, response: response.head, hopsSoFar: hops)
         {
+          metrics?.redirected()
           send(next, hops: hops + 1)
         } else {
           finish(.success(response))

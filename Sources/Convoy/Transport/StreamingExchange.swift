@@ -56,6 +56,7 @@ enum StreamingExchange {
           body.cancel()
           current = next
           hops += 1
+          CallMetricsRecorder.current?.redirected()
         } catch {
           body.cancel()
           return .failure(.transport(error, current))
