@@ -12,6 +12,8 @@ struct EventEmitter: Sendable {
   let observers: [any EventObserver]
   /// The call every event is about.
   let call: ConvoyEvent.CallIdentity
+  /// The call's metrics, which its last event carries.
+  var metrics = CallMetricsRecorder()
 
   private static let lastID = Locked<UInt64>(0)
 
@@ -30,7 +32,8 @@ struct EventEmitter: Sendable {
     EventEmitter(
       observers: observers,
       call: ConvoyEvent.CallIdentity(
-        id: observers.isEmpty ? 0 : nextID(), jobID: jobID, method: method))
+        id: observers.isEmpty ? 0 : nextID(), jobID: jobID, method: method),
+      metrics: CallMetricsRecorder.claim())
   }
 
   var isObserved: Bool { !observers.isEmpty }
@@ -53,7 +56,9 @@ struct EventEmitter: Sendable {
   func emitFinished(url: URL?, startedAt start: Date, status: Int) {
     emit(
       .requestFinished(
-        .init(call: call, url: url, status: status, duration: Date().timeIntervalSince(start))))
+        .init(
+          call: call, url: url, status: status, duration: Date().timeIntervalSince(start),
+          metrics: metrics.snapshot())))
   }
 
   /// Sends the event that ends a call with `error`: cancelled or failed.
@@ -61,7 +66,9 @@ struct EventEmitter: Sendable {
     guard isObserved else { return }
     let duration = Date().timeIntervalSince(start)
     guard !error.isCancellation else {
-      emit(.requestCancelled(.init(call: call, url: url, duration: duration)))
+      emit(
+        .requestCancelled(
+          .init(call: call, url: url, duration: duration, metrics: metrics.snapshot())))
       return
     }
     let failure = EventFailure(error)
@@ -69,7 +76,7 @@ struct EventEmitter: Sendable {
       .requestFailed(
         .init(
           call: call, url: url, status: failure.status, reason: failure.reason,
-          errorCategory: failure.category, duration: duration)))
+          errorCategory: failure.category, duration: duration, metrics: metrics.snapshot())))
   }
 }
 

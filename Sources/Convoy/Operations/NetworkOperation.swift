@@ -15,6 +15,8 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
   /// the operation (the task then does the work itself), with `false` when it will never run.
   /// Guarded by `stateLock`.
   private var awaitingTask: CheckedContinuation<Bool, Never>?
+  /// The call's metrics: how long it waited for its slot, and what its pipeline records.
+  let metrics = CallMetricsRecorder()
 
   init(pipeline: CallPipeline) {
     self.pipeline = pipeline
@@ -32,7 +34,7 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
     var pipeline = pipeline
     pipeline.jobID = context?.jobID
     let task = Task { [self, pipeline] in
-      finish(with: await perform(with: pipeline))
+      finish(with: await metrics.measuring { await perform(with: pipeline) })
     }
     onCancel { task.cancel() }
   }
@@ -41,6 +43,11 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
   /// cancellation of its task.
   func perform(with pipeline: CallPipeline) async -> Result<Output, any Error> {
     .failure(OperationError.finishedWithoutResult)
+  }
+
+  override func prepare(context: OperationContext, whenFinished action: (@Sendable () -> Void)?) {
+    metrics.enqueued()
+    super.prepare(context: context, whenFinished: action)
   }
 
   override func skipExecution() {
@@ -56,7 +63,7 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
   /// the work; while the operation still waits for a slot, the call ends at once.
   func runInCallingTask(on context: OperationContext) async throws -> Output {
     guard await waitForSlot(on: context) else { throw ServerConnectionError.cancelled }
-    let result = await perform(with: pipeline)
+    let result = await metrics.measuring { await perform(with: pipeline) }
     finish(with: result)
     return try result.get()
   }

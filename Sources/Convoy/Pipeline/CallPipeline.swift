@@ -120,10 +120,11 @@ struct CallPipeline: Sendable {
             call: events.call, url: sentURL, attempt: context.attempt,
             headers: HTTPHeaders(transportRequest.urlRequest.allHTTPHeaderFields ?? [:]))))
       events.emit(.requestSent(.init(call: events.call, url: sentURL, attempt: context.attempt)))
+      events.metrics.attemptStarted()
       let received: Received
       switch await send(transportRequest, remaining, context) {
       case .success(let answer):
-        received = answer
+        received = events.metrics.answered(answer)
       case .failure(.transportFailed(let failure, let errorContext)):
         guard
           let delay = context.retryPolicy.delay(
@@ -276,6 +277,7 @@ struct CallPipeline: Sendable {
       }
       try Task.checkCancellation(or: .cancelled)
     }
+    TraceContext.current?.apply(to: &urlRequest)
     context.sentRequest = urlRequest
     try Self.checkHeaders(of: urlRequest, context: context)
     return TransportRequest(
