@@ -76,6 +76,16 @@ final class CallMetricsRecorder: Sendable {
     return stamped
   }
 
+  /// A streamed answer's body ended: its transfer's final metrics replace those its head had.
+  func bodyEnded(_ transfer: TransferMetrics) {
+    state.withLock { state in
+      guard !state.transfers.isEmpty else { return }
+      var final = transfer
+      final.cacheOutcome = state.transfers[state.transfers.count - 1].cacheOutcome
+      state.transfers[state.transfers.count - 1] = final
+    }
+  }
+
   /// The metrics as they stand now.
   func snapshot(now: Date = Date()) -> CallMetrics {
     state.withLock { state in

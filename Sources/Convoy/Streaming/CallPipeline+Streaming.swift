@@ -48,6 +48,7 @@ extension CallPipeline {
       let url = stream.head.url
       let buffer = stream.body.buffer
       stream.body.whenOver { result in
+        if case .success(let transfer) = result { events.metrics.bodyEnded(transfer) }
         let error: (any Error)? =
           switch result {
           case .success: nil
@@ -135,9 +136,14 @@ extension CallPipeline {
           ? .deadlinePassed(opened.request) : .transport(error, opened.request)
         return .failure(Self.error(for: failure, method: context.method))
       }
-      let metrics = TransferMetrics(
-        startDate: started, duration: Date().timeIntervalSince(started), bytesReceived: data.count,
-        bytesSent: 0)
+      // The body was read to its end, so the transfer's own metrics are in.
+      let measured = Locked<TransferMetrics?>(nil)
+      opened.body.whenOver { result in measured.withLock { $0 = try? result.get() } }
+      let metrics =
+        measured.current
+        ?? TransferMetrics(
+          startDate: started, duration: Date().timeIntervalSince(started),
+          bytesReceived: data.count, bytesSent: 0)
       return .success(
         Received(
           response: TransportResponse(head: opened.head, data: data, metrics: metrics), body: nil))

@@ -212,6 +212,18 @@ private final class HeldTransport: HTTPTransport, @unchecked Sendable {
     #expect(waited.queuedDuration >= Date().timeIntervalSince(released) - waited.duration - 1)
   }
 
+  @Test func aStreamsLastEventCarriesItsBodysWholeTransfer() async throws {
+    let (connection, events) = connection { _ in .json(["n": 12345]) }
+    let stream = try await connection.stream(Thing())
+    #expect(stream.head.metrics?.attempts == 1)
+    var received = 0
+    for try await chunk in stream.body { received += chunk.count }
+    try #require(await eventually { lastFinished(events) != nil })
+    let metrics = try #require(lastFinished(events)?.metrics)
+    #expect(metrics.attempts == 1)
+    #expect(metrics.lastTransfer?.bytesReceived == received)
+  }
+
   @Test func aTokenRenewalInsideACallKeepsMetricsOfItsOwn() {
     let outer = CallMetricsRecorder()
     CallMetricsRecorder.$current.withValue(outer) {
