@@ -26,14 +26,15 @@ struct EventEmitter: Sendable {
   }
 
   /// An emitter for one call: a new call id, the job's id if the call belongs to one.
-  static func call(observers: [any EventObserver], jobID: UInt64?, method: HTTPMethod)
-    -> EventEmitter
-  {
+  static func call(
+    observers: [any EventObserver], jobID: UInt64?, method: HTTPMethod,
+    metrics: CallMetricsRecorder? = nil
+  ) -> EventEmitter {
     EventEmitter(
       observers: observers,
       call: ConvoyEvent.CallIdentity(
         id: observers.isEmpty ? 0 : nextID(), jobID: jobID, method: method),
-      metrics: CallMetricsRecorder.claim())
+      metrics: metrics?.claim() ?? CallMetricsRecorder())
   }
 
   var isObserved: Bool { !observers.isEmpty }

@@ -33,6 +33,7 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
     }
     var pipeline = pipeline
     pipeline.jobID = context?.jobID
+    pipeline.metrics = metrics
     let task = Task { [self, pipeline] in
       finish(with: await metrics.measuring { await perform(with: pipeline) })
     }
@@ -63,6 +64,8 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
   /// the work; while the operation still waits for a slot, the call ends at once.
   func runInCallingTask(on context: OperationContext) async throws -> Output {
     guard await waitForSlot(on: context) else { throw ServerConnectionError.cancelled }
+    var pipeline = pipeline
+    pipeline.metrics = metrics
     let result = await metrics.measuring { await perform(with: pipeline) }
     finish(with: result)
     return try result.get()

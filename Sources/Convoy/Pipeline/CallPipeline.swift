@@ -18,6 +18,8 @@ struct CallPipeline: Sendable {
   var observers: [any EventObserver] = []
   /// The job the calls belong to, for events.
   var jobID: UInt64? = nil
+  /// The call's metrics, started by the operation holding its network slot.
+  var metrics: CallMetricsRecorder? = nil
 
   /// Restarts beyond this (plus the policy's retries) are a decision chain that never settles;
   /// the call fails instead.
@@ -26,7 +28,8 @@ struct CallPipeline: Sendable {
   func run<Request: RequestDescribing>(
     _ request: Request, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
   ) async throws -> Request.Response {
-    let events = EventEmitter.call(observers: observers, jobID: jobID, method: request.method)
+    let events = EventEmitter.call(
+      observers: observers, jobID: jobID, method: request.method, metrics: metrics)
     let start = Date()
     let describedURL = events.isObserved ? try? configuration.url(path: request.path) : nil
     events.emit(.requestCreated(.init(call: events.call, url: describedURL)))
@@ -323,7 +326,7 @@ struct CallPipeline: Sendable {
   ) async -> Result<TransportResponse, ServerConnectionError> {
     await Exchange.perform(
       request, transport: transport, policy: configuration.redirectPolicy, timeout: timeout,
-      clock: configuration.clock
+      clock: configuration.clock, metrics: metrics
     ).mapError { Self.error(for: $0, method: context.method) }
   }
 

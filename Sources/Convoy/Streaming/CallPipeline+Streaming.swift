@@ -16,7 +16,8 @@ extension CallPipeline {
   func openStream<Request: RequestDescribing>(
     _ request: Request, options: StreamOptions
   ) async throws -> ResponseStream {
-    let events = EventEmitter.call(observers: observers, jobID: jobID, method: request.method)
+    let events = EventEmitter.call(
+      observers: observers, jobID: jobID, method: request.method, metrics: metrics)
     let start = Date()
     let describedURL = events.isObserved ? try? configuration.url(path: request.path) : nil
     events.emit(.requestCreated(.init(call: events.call, url: describedURL)))
@@ -87,7 +88,8 @@ extension CallPipeline {
     if let idleTimeout = options.idleTimeout { request.idleTimeout = idleTimeout }
     let opened = await StreamingExchange.open(
       request, transport: transport, policy: configuration.redirectPolicy,
-      headTimeout: headTimeout, bufferCapacity: options.bufferSize, clock: configuration.clock)
+      headTimeout: headTimeout, bufferCapacity: options.bufferSize, clock: configuration.clock,
+      metrics: metrics)
     switch opened {
     case .failure(let failure):
       return .failure(Self.error(for: failure, method: context.method))
@@ -118,7 +120,7 @@ extension CallPipeline {
     let opened = await StreamingExchange.open(
       request, transport: transport, policy: configuration.redirectPolicy,
       headTimeout: timeout, bufferCapacity: 1 << 20, clock: clock,
-      uploadProgress: progress)
+      uploadProgress: progress, metrics: metrics)
     switch opened {
     case .failure(let failure):
       return .failure(Self.error(for: failure, method: context.method))

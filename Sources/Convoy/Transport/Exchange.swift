@@ -30,7 +30,7 @@ final class Exchange: @unchecked Sendable {
 
   init(
     request: TransportRequest, transport: any HTTPTransport, policy: RedirectPolicy,
-    clock: any ConvoyClock = .system, metrics: CallMetricsRecorder? = CallMetricsRecorder.current,
+    clock: any ConvoyClock = .system, metrics: CallMetricsRecorder? = nil,
     completion: @escaping Completion
   ) {
     self.metrics = metrics
@@ -121,13 +121,13 @@ extension Exchange {
   /// Runs an exchange as an `async` call; cancelling the task cancels the transfer.
   static func perform(
     _ request: TransportRequest, transport: any HTTPTransport, policy: RedirectPolicy,
-    timeout: TimeInterval, clock: any ConvoyClock = .system
+    timeout: TimeInterval, clock: any ConvoyClock = .system, metrics: CallMetricsRecorder? = nil
   ) async -> Result<TransportResponse, ExchangeFailure> {
     let box = Locked<Exchange?>(nil)
     return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         let exchange = Exchange(
-          request: request, transport: transport, policy: policy, clock: clock
+          request: request, transport: transport, policy: policy, clock: clock, metrics: metrics
         ) {
           continuation.resume(returning: $0)
         }

@@ -15,7 +15,8 @@ enum StreamingExchange {
   static func open(
     _ request: TransportRequest, transport: any HTTPTransport, policy: RedirectPolicy,
     headTimeout: TimeInterval, bufferCapacity: Int, clock: any ConvoyClock = .system,
-    uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
+    uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
+    metrics: CallMetricsRecorder? = nil
   ) async -> Result<Opened, Exchange.ExchangeFailure> {
     let deadline = clock.now.addingTimeInterval(headTimeout)
     var current = request
@@ -56,7 +57,7 @@ enum StreamingExchange {
           body.cancel()
           current = next
           hops += 1
-          CallMetricsRecorder.current?.redirected()
+          metrics?.redirected()
         } catch {
           body.cancel()
           return .failure(.transport(error, current))
