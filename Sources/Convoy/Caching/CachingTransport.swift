@@ -74,7 +74,8 @@ public final class CachingTransport: HTTPTransport {
     let fallback = entry.flatMap { $0.mayStandInForFailure(of: request.urlRequest) ? $0 : nil }
     switch CacheDecision(request: request.urlRequest, entry: entry, policy: policy, now: now) {
     case .serve(let entry):
-      let metrics = TransferMetrics(startDate: now, duration: 0, bytesReceived: 0, bytesSent: 0)
+      let metrics = TransferMetrics(
+        startDate: now, duration: 0, bytesReceived: 0, bytesSent: 0, cacheOutcome: .hit)
       return PendingTransfer.delivering(
         .success(entry.transportResponse(age: entry.currentAge(now: now), metrics: metrics)),
         to: completion)
@@ -102,7 +103,8 @@ public final class CachingTransport: HTTPTransport {
         guard Self.isOriginFailure(result), fallback.isWithinStaleIfError(now: now) else {
           return completion(result)
         }
-        let metrics = TransferMetrics(startDate: now, duration: 0, bytesReceived: 0, bytesSent: 0)
+        let metrics = TransferMetrics(
+          startDate: now, duration: 0, bytesReceived: 0, bytesSent: 0, cacheOutcome: .hit)
         completion(
           .success(fallback.transportResponse(age: fallback.currentAge(now: now), metrics: metrics))
         )
@@ -140,7 +142,9 @@ public final class CachingTransport: HTTPTransport {
       guard response.statusCode == 304, let entry else {
         cache.storeIfAllowed(
           response, for: request.urlRequest, requestDate: requestDate, responseDate: responseDate)
-        return completion(result)
+        var loaded = response
+        loaded.metrics.cacheOutcome = .miss
+        return completion(.success(loaded))
       }
       guard entry.isDescribed(by: response.headers) else {
         // RFC 9111 §4.3.3: a 304 for a response we do not hold cannot answer the caller, who
@@ -154,10 +158,12 @@ public final class CachingTransport: HTTPTransport {
       let refreshed = entry.freshened(
         with: response.headers, requestDate: requestDate, responseDate: responseDate)
       cache.store(refreshed)
+      var metrics = response.metrics
+      metrics.cacheOutcome = .revalidated
       completion(
         .success(
           refreshed.transportResponse(
-            age: refreshed.currentAge(now: responseDate), metrics: response.metrics)))
+            age: refreshed.currentAge(now: responseDate), metrics: metrics)))
     }
     relay.attach(handle, attempt: attempt)
   }

@@ -23,6 +23,8 @@ public final class CoalescingTransport: HTTPTransport {
     var callers: [ObjectIdentifier: PendingTransfer] = [:]
     var handle: (any TransferHandle)?
     var isAbandoned = false
+    /// The caller whose request started the transfer; the others' answers are coalesced.
+    var leader: ObjectIdentifier?
 
     init(url: String) {
       self.url = url
@@ -57,6 +59,7 @@ public final class CoalescingTransport: HTTPTransport {
         self.leave(flight, key: key)
       }
       flight.callers[ObjectIdentifier(caller)] = caller
+      if isNew { flight.leader = ObjectIdentifier(caller) }
       return (flight, caller, isNew)
     }
     guard isNew else { return caller }
@@ -74,12 +77,19 @@ public final class CoalescingTransport: HTTPTransport {
   private func land(
     _ flight: Flight, key: String, result: Result<TransportResponse, TransportFailure>
   ) {
-    let callers = flights.withLock { flights in
+    let (callers, leader) = flights.withLock { flights in
       if flights[key] === flight { flights[key] = nil }
       defer { flight.callers = [:] }
-      return flight.callers.values
+      return (flight.callers, flight.leader)
     }
-    for caller in callers { caller.complete(result) }
+    for (identity, caller) in callers {
+      guard identity != leader, case .success(var shared) = result else {
+        caller.complete(result)
+        continue
+      }
+      shared.metrics.isCoalesced = true
+      caller.complete(.success(shared))
+    }
   }
 
   /// Called once a caller has cancelled; the last one out cancels the shared transfer.

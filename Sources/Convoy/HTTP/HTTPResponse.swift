@@ -33,6 +33,10 @@ public struct HTTPResponse: Sendable {
   /// keeps it private). ``CurlTransport`` always sets it, so an app can see that HTTP/2 was
   /// negotiated.
   public let httpVersion: String?
+  /// Where the call's time went, up to this answer: its attempts, redirects, wait for a slot and
+  /// transfers (see ``CallMetrics``). Set on the answers a ``ServerConnection`` hands back; `nil`
+  /// on a head straight from a transport.
+  public internal(set) var metrics: CallMetrics?
   /// Shared by every copy, so a response built for one copy serves them all.
   private let foundationResponse: Locked<HTTPURLResponse?>
 

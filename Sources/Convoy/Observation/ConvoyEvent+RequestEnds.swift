@@ -14,13 +14,19 @@ extension ConvoyEvent {
     public let status: Int
     /// Seconds the whole call took.
     public let duration: TimeInterval
+    /// Where the call's time went; `nil` only for events made by hand.
+    public let metrics: CallMetrics?
 
     /// Describes `call` finishing with an answer from `url`, which it redacts.
-    public init(call: CallIdentity, url: URL?, status: Int, duration: TimeInterval) {
+    public init(
+      call: CallIdentity, url: URL?, status: Int, duration: TimeInterval,
+      metrics: CallMetrics? = nil
+    ) {
       self.call = call
       self.url = url.map(SecretRedactor.redact)
       self.status = status
       self.duration = duration
+      self.metrics = metrics
     }
   }
 
@@ -38,12 +44,15 @@ extension ConvoyEvent {
     public let errorCategory: ErrorCategory
     /// Seconds the whole call took.
     public let duration: TimeInterval
+    /// Where the call's time went; `nil` only for events made by hand.
+    public let metrics: CallMetrics?
 
     /// Describes `call` to `url` failing; redacts the URL and the reason.
     public init(
       call: CallIdentity, url: URL?, status: Int?, reason: String, errorCategory: ErrorCategory,
-      duration: TimeInterval
+      duration: TimeInterval, metrics: CallMetrics? = nil
     ) {
+      self.metrics = metrics
       self.call = call
       self.url = url.map(SecretRedactor.redact)
       self.status = status
@@ -61,9 +70,14 @@ extension ConvoyEvent {
     public let url: String?
     /// Seconds from the call's start to its cancellation.
     public let duration: TimeInterval
+    /// Where the call's time went until it was cancelled; `nil` only for events made by hand.
+    public let metrics: CallMetrics?
 
     /// Describes `call` to `url` being cancelled; redacts the URL.
-    public init(call: CallIdentity, url: URL?, duration: TimeInterval) {
+    public init(
+      call: CallIdentity, url: URL?, duration: TimeInterval, metrics: CallMetrics? = nil
+    ) {
+      self.metrics = metrics
       self.call = call
       self.url = url.map(SecretRedactor.redact)
       self.duration = duration

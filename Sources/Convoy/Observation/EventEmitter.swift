@@ -12,6 +12,8 @@ struct EventEmitter: Sendable {
   let observers: [any EventObserver]
   /// The call every event is about.
   let call: ConvoyEvent.CallIdentity
+  /// The call's metrics, which its last event carries.
+  var metrics = CallMetricsRecorder()
 
   private static let lastID = Locked<UInt64>(0)
 
@@ -24,13 +26,15 @@ struct EventEmitter: Sendable {
   }
 
   /// An emitter for one call: a new call id, the job's id if the call belongs to one.
-  static func call(observers: [any EventObserver], jobID: UInt64?, method: HTTPMethod)
-    -> EventEmitter
-  {
+  static func call(
+    observers: [any EventObserver], jobID: UInt64?, method: HTTPMethod,
+    metrics: CallMetricsRecorder? = nil
+  ) -> EventEmitter {
     EventEmitter(
       observers: observers,
       call: ConvoyEvent.CallIdentity(
-        id: observers.isEmpty ? 0 : nextID(), jobID: jobID, method: method))
+        id: observers.isEmpty ? 0 : nextID(), jobID: jobID, method: method),
+      metrics: metrics?.claim() ?? CallMetricsRecorder())
   }
 
   var isObserved: Bool { !observers.isEmpty }
@@ -53,7 +57,9 @@ struct EventEmitter: Sendable {
   func emitFinished(url: URL?, startedAt start: Date, status: Int) {
     emit(
       .requestFinished(
-        .init(call: call, url: url, status: status, duration: Date().timeIntervalSince(start))))
+        .init(
+          call: call, url: url, status: status, duration: Date().timeIntervalSince(start),
+          metrics: metrics.snapshot())))
   }
 
   /// Sends the event that ends a call with `error`: cancelled or failed.
@@ -61,7 +67,9 @@ struct EventEmitter: Sendable {
     guard isObserved else { return }
     let duration = Date().timeIntervalSince(start)
     guard !error.isCancellation else {
-      emit(.requestCancelled(.init(call: call, url: url, duration: duration)))
+      emit(
+        .requestCancelled(
+          .init(call: call, url: url, duration: duration, metrics: metrics.snapshot())))
       return
     }
     let failure = EventFailure(error)
@@ -69,7 +77,7 @@ struct EventEmitter: Sendable {
       .requestFailed(
         .init(
           call: call, url: url, status: failure.status, reason: failure.reason,
-          errorCategory: failure.category, duration: duration)))
+          errorCategory: failure.category, duration: duration, metrics: metrics.snapshot())))
   }
 }
 

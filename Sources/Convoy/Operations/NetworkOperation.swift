@@ -18,6 +18,8 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
   /// Set when the awaiting task does the work itself: `execute()` then only marks the start.
   /// Guarded by `stateLock`.
   private var runsInCallingTask = false
+  /// The call's metrics: how long it waited for its slot, and what its pipeline records.
+  let metrics = CallMetricsRecorder()
 
   init(pipeline: CallPipeline) {
     self.pipeline = pipeline
@@ -47,8 +49,9 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
   private func performInTask() {
     var pipeline = pipeline
     pipeline.jobID = context?.jobID
+    pipeline.metrics = metrics
     let task = Task { [self, pipeline] in
-      finish(with: await perform(with: pipeline))
+      finish(with: await metrics.measuring { await perform(with: pipeline) })
     }
     onCancel { task.cancel() }
   }
@@ -57,6 +60,11 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
   /// cancellation of its task.
   func perform(with pipeline: CallPipeline) async -> Result<Output, any Error> {
     .failure(OperationError.finishedWithoutResult)
+  }
+
+  override func prepare(context: OperationContext, whenFinished action: (@Sendable () -> Void)?) {
+    metrics.enqueued()
+    super.prepare(context: context, whenFinished: action)
   }
 
   /// Runs the operation under `context`'s network limit with the calling task doing the work.
@@ -68,7 +76,9 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
   /// ends at once.
   func runInCallingTask(on context: OperationContext) async throws -> Output {
     guard await begin(on: context) else { throw ServerConnectionError.cancelled }
-    let result = await perform(with: pipeline)
+    var pipeline = pipeline
+    pipeline.metrics = metrics
+    let result = await metrics.measuring { await perform(with: pipeline) }
     finish(with: result)
     return try result.get()
   }

@@ -18,6 +18,8 @@ struct CallPipeline: Sendable {
   var observers: [any EventObserver] = []
   /// The job the calls belong to, for events.
   var jobID: UInt64? = nil
+  /// The call's metrics, started by the operation holding its network slot.
+  var metrics: CallMetricsRecorder? = nil
 
   /// Restarts beyond this (plus the policy's retries) are a decision chain that never settles;
   /// the call fails instead.
@@ -26,7 +28,8 @@ struct CallPipeline: Sendable {
   func run<Request: RequestDescribing>(
     _ request: Request, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
   ) async throws -> Request.Response {
-    let events = EventEmitter.call(observers: observers, jobID: jobID, method: request.method)
+    let events = EventEmitter.call(
+      observers: observers, jobID: jobID, method: request.method, metrics: metrics)
     let start = Date()
     let describedURL = events.isObserved ? try? configuration.url(path: request.path) : nil
     events.emit(.requestCreated(.init(call: events.call, url: describedURL)))
@@ -117,10 +120,11 @@ struct CallPipeline: Sendable {
             call: events.call, url: sentURL, attempt: context.attempt,
             headers: HTTPHeaders(transportRequest.urlRequest.allHTTPHeaderFields ?? [:]))))
       events.emit(.requestSent(.init(call: events.call, url: sentURL, attempt: context.attempt)))
+      events.metrics.attemptStarted()
       let received: Received
       switch await send(transportRequest, remaining, context) {
       case .success(let answer):
-        received = answer
+        received = events.metrics.answered(answer)
       case .failure(.transportFailed(let failure, let errorContext)):
         guard
           let delay = context.retryPolicy.delay(
@@ -273,6 +277,7 @@ struct CallPipeline: Sendable {
       }
       try Task.checkCancellation(or: .cancelled)
     }
+    TraceContext.current?.apply(to: &urlRequest)
     context.sentRequest = urlRequest
     try Self.checkHeaders(of: urlRequest, context: context)
     return TransportRequest(
@@ -321,7 +326,7 @@ struct CallPipeline: Sendable {
   ) async -> Result<Received, ServerConnectionError> {
     await Exchange.perform(
       request, transport: transport, policy: configuration.redirectPolicy, timeout: timeout,
-      clock: configuration.clock, delivery: delivery
+      clock: configuration.clock, delivery: delivery, metrics: metrics
     )
     .map { Received(response: $0.response, body: $0.body) }
     .mapError { Self.error(for: $0, method: context.method) }

@@ -14,6 +14,9 @@ public protocol HTTPResponseProviding {
 extension HTTPResponseProviding {
   /// The response as Foundation's type, built on first access (see ``HTTPResponse``).
   public var httpURLResponse: HTTPURLResponse { response.httpURLResponse }
+
+  /// Where the call's time went, up to its answer (``HTTPResponse/metrics``).
+  public var metrics: CallMetrics? { response.metrics }
 }
 
 extension JSONResponse: HTTPResponseProviding {}

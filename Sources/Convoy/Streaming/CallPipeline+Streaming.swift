@@ -16,7 +16,8 @@ extension CallPipeline {
   func openStream<Request: RequestDescribing>(
     _ request: Request, options: StreamOptions
   ) async throws -> ResponseStream {
-    let events = EventEmitter.call(observers: observers, jobID: jobID, method: request.method)
+    let events = EventEmitter.call(
+      observers: observers, jobID: jobID, method: request.method, metrics: metrics)
     let start = Date()
     let describedURL = events.isObserved ? try? configuration.url(path: request.path) : nil
     events.emit(.requestCreated(.init(call: events.call, url: describedURL)))
@@ -48,6 +49,7 @@ extension CallPipeline {
       let url = stream.head.url
       let buffer = stream.body.buffer
       stream.body.whenOver { result in
+        if case .success(let transfer) = result { events.metrics.bodyEnded(transfer) }
         let error: (any Error)? =
           switch result {
           case .success: nil

@@ -68,11 +68,14 @@ final class Exchange: Sendable {
   private let policy: RedirectPolicy
   private let delivery: Delivery
   private let state: Locked<State>
+  /// Counts the redirects followed, for the call's metrics.
+  private let metrics: CallMetricsRecorder?
 
   private init(
     request: TransportRequest, transport: any HTTPTransport, policy: RedirectPolicy,
-    delivery: Delivery
+    delivery: Delivery, metrics: CallMetricsRecorder?
   ) {
+    self.metrics = metrics
     self.transport = transport
     self.policy = policy
     self.delivery = delivery
@@ -83,10 +86,12 @@ final class Exchange: Sendable {
   /// cancelling the calling task cancels the transfer.
   static func perform(
     _ request: TransportRequest, transport: any HTTPTransport, policy: RedirectPolicy,
-    timeout: TimeInterval, clock: any ConvoyClock = .system, delivery: Delivery = .whole
+    timeout: TimeInterval, clock: any ConvoyClock = .system, delivery: Delivery = .whole,
+    metrics: CallMetricsRecorder? = nil
   ) async -> Result<Answer, ExchangeFailure> {
     let exchange = Exchange(
-      request: request, transport: transport, policy: policy, delivery: delivery)
+      request: request, transport: transport, policy: policy, delivery: delivery,
+      metrics: metrics)
     let timer = clock.schedule(after: timeout) { exchange.end(.deadline) }
     defer { timer.cancel() }
     return await withTaskCancellationHandler {
@@ -115,6 +120,7 @@ final class Exchange: Sendable {
             after: request, response: answer.response.head, hopsSoFar: hops)
         else { return settle(answer) }
         answer.body?.cancel()
+        metrics?.redirected()
         request = next
         hops += 1
       } catch {

@@ -107,23 +107,3 @@ public struct TransportResponse: Sendable {
     self.init(head: head, data: data, metrics: metrics)
   }
 }
-
-/// Timing and size of one exchange, measured by Convoy (FoundationNetworking reports neither).
-public struct TransferMetrics: Sendable, Hashable {
-  /// When the transfer started.
-  public var startDate: Date
-  /// How long it took until the whole answer had arrived.
-  public var duration: TimeInterval
-  /// Body bytes received.
-  public var bytesReceived: Int
-  /// Body bytes sent.
-  public var bytesSent: Int
-
-  /// Creates metrics.
-  public init(startDate: Date, duration: TimeInterval, bytesReceived: Int, bytesSent: Int) {
-    self.startDate = startDate
-    self.duration = duration
-    self.bytesReceived = bytesReceived
-    self.bytesSent = bytesSent
-  }
-}

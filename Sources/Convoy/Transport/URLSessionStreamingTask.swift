@@ -18,6 +18,10 @@ final class URLSessionStreamingTask: StreamingTransferHandle, @unchecked Sendabl
   private var isPaused = false
   private var isHeadDelivered = false
   private var bytesReceived = 0
+  #if !canImport(FoundationNetworking)
+    /// The task's metrics, which the session delivers just before the task completes.
+    private var taskMetrics: URLSessionTaskMetrics?
+  #endif
 
   init(receiver: any TransferReceiver, bytesSent: Int) {
     self.receiver = receiver
@@ -110,15 +114,25 @@ final class URLSessionStreamingTask: StreamingTransferHandle, @unchecked Sendabl
     // that is the answer, as in the buffered transport.
     if let http, error == nil || (error as? URLError)?.code == .cancelled {
       deliverHead(http)
-      receiver.transferDidComplete(
-        .success(
-          TransferMetrics(
-            startDate: startDate, duration: Date().timeIntervalSince(startDate),
-            bytesReceived: received, bytesSent: bytesSent)))
+      var metrics = TransferMetrics(
+        startDate: startDate, duration: Date().timeIntervalSince(startDate),
+        bytesReceived: received, bytesSent: bytesSent)
+      #if !canImport(FoundationNetworking)
+        if let taskMetrics = lock.withLock({ self.taskMetrics }) {
+          metrics.fill(from: taskMetrics)
+        }
+      #endif
+      receiver.transferDidComplete(.success(metrics))
       return
     }
     receiver.transferDidComplete(.failure(URLSessionTransport.failure(for: error)))
   }
+
+  #if !canImport(FoundationNetworking)
+    func didCollect(_ metrics: URLSessionTaskMetrics) {
+      lock.withLock { taskMetrics = metrics }
+    }
+  #endif
 
   /// Ends the transfer with a failure the session's task cannot express (a refused server trust).
   func didFail(_ failure: TransportFailure) {

@@ -202,6 +202,16 @@ public final class URLSessionTransport: HTTPTransport {
       streamingTasks[task.taskIdentifier]?.didSend(totalBytesSent, of: totalBytesExpectedToSend)
     }
 
+    #if !canImport(FoundationNetworking)
+      // Delivered before `didCompleteWithError`; FoundationNetworking never calls it.
+      func urlSession(
+        _ session: URLSession, task: URLSessionTask,
+        didFinishCollecting metrics: URLSessionTaskMetrics
+      ) {
+        streamingTasks[task.taskIdentifier]?.didCollect(metrics)
+      }
+    #endif
+
     func urlSession(
       _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
     ) {

@@ -85,9 +85,15 @@ struct CommandContext: Sendable {
         authentication: standardClient.map { AuthenticationConfiguration(client: $0) }
           ?? SimulatedPlacesAPI.authentication),
       transport: transport, sessionStore: store,
-      observers: (eventLog.map { [$0] } ?? []) + observers)
+      observers: verboseObservers + observers)
     if restoringSession { try connection.restoreSession() }
     return connection
+  }
+
+  /// The `--verbose` log and, in text mode, a timing line per call.
+  private var verboseObservers: [any EventObserver] {
+    guard let eventLog else { return [] }
+    return options.isJSON ? [eventLog] : [eventLog, CallTimingLog()]
   }
 
   /// The environment's OAuth2 client when it describes a standard server and the simulator does

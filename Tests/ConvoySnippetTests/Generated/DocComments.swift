@@ -205,6 +205,17 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func CallMetrics_11() async throws {
+    #sourceLocation(file: "Sources/Convoy/HTTP/CallMetrics.swift", line: 11)
+    let answer = try await connection.execute(PlacesRequest())
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/HTTP/CallMetrics.swift", line: 12)
+    if let metrics = answer.response.metrics {
+      print("\(metrics.attempts) attempt(s), \(metrics.duration) s, waited \(metrics.queuedDuration) s")
+    }
+    #sourceLocation()
+  }
+
   static func HTTPResponse_19() async throws {
     #sourceLocation(file: "Sources/Convoy/HTTP/HTTPResponse.swift", line: 19)
     let answer = try await connection.execute(PlacesRequest())
@@ -340,6 +351,17 @@ extension DocCommentContext {
       default:
         break
       }
+    }
+    #sourceLocation()
+  }
+
+  static func TraceContext_15() async throws {
+    #sourceLocation(file: "Sources/Convoy/Observation/TraceContext.swift", line: 15)
+    let trace = try TraceContext(traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/Observation/TraceContext.swift", line: 16)
+    let places = try await TraceContext.$current.withValue(trace) {
+      try await connection.execute(PlacesRequest())
     }
     #sourceLocation()
   }
@@ -513,6 +535,17 @@ extension DocCommentContext {
       request.setValue(UUID().uuidString, forHTTPHeaderField: "X-Request-ID")
       return request
     }
+    #sourceLocation()
+  }
+
+  static func TraceContextAdapter_15() throws {
+    #sourceLocation(file: "Sources/Convoy/Pipeline/Adapters/TraceContextAdapter.swift", line: 15)
+    let trace = TraceContext.newTrace()
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/Pipeline/Adapters/TraceContextAdapter.swift", line: 16)
+    let traced = ServerConnection(
+      configuration: .staging,
+      adapters: ServerConnection.standardAdapters + [TraceContextAdapter { trace }])
     #sourceLocation()
   }
 

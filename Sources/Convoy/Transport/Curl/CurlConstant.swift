@@ -74,6 +74,25 @@
     /// `CURL_BLOB_COPY`: libcurl copies a blob's bytes.
     package static let blobCopy: UInt32 = 1
 
+    // Information about a done transfer (`CURLINFO_*`): a type base (`STRING` 0x100000, `LONG`
+    // 0x200000, `OFF_T` 0x600000) plus a fixed index. The `_T` times are in microseconds.
+    package static let infoSizeUpload: Int32 = 0x60_0000 + 7
+    package static let infoSizeDownload: Int32 = 0x60_0000 + 8
+    package static let infoHeaderSize: Int32 = 0x20_0000 + 11
+    package static let infoRequestSize: Int32 = 0x20_0000 + 12
+    package static let infoNumConnects: Int32 = 0x20_0000 + 26
+    package static let infoPrimaryIP: Int32 = 0x10_0000 + 32
+    package static let infoPrimaryPort: Int32 = 0x20_0000 + 40
+    package static let infoLocalIP: Int32 = 0x10_0000 + 41
+    package static let infoLocalPort: Int32 = 0x20_0000 + 42
+    package static let infoHTTPVersion: Int32 = 0x20_0000 + 46
+    package static let infoTotalTime: Int32 = 0x60_0000 + 50
+    package static let infoNameLookupTime: Int32 = 0x60_0000 + 51
+    package static let infoConnectTime: Int32 = 0x60_0000 + 52
+    package static let infoPretransferTime: Int32 = 0x60_0000 + 53
+    package static let infoStartTransferTime: Int32 = 0x60_0000 + 54
+    package static let infoAppConnectTime: Int32 = 0x60_0000 + 56
+
     // Multi options and messages.
     package static let multiPipelining: Int32 = 3
     /// `CURLPIPE_MULTIPLEX`: several transfers share one HTTP/2 connection.

@@ -39,6 +39,9 @@
     package let easySetCallback: @convention(c) (Easy, Int32, DataCallback) -> Int32
     package let easySetProgressCallback: @convention(c) (Easy, Int32, ProgressCallback) -> Int32
     package let easyPause: @convention(c) (Easy, Int32) -> Int32
+    /// `curl_easy_getinfo`, variadic like `curl_easy_setopt`: its one argument is always a pointer
+    /// to where the answer goes.
+    package let easyGetInfo: @convention(c) (Easy, Int32, UnsafeMutableRawPointer) -> Int32
     package let easyStrerror: @convention(c) (Int32) -> UnsafePointer<CChar>?
     package let slistAppend: @convention(c) (SList?, UnsafePointer<CChar>) -> SList?
     package let slistFreeAll: @convention(c) (SList?) -> Void
@@ -92,6 +95,7 @@
       easySetCallback = try Self.symbol("curl_easy_setopt", in: handle)
       easySetProgressCallback = try Self.symbol("curl_easy_setopt", in: handle)
       easyPause = try Self.symbol("curl_easy_pause", in: handle)
+      easyGetInfo = try Self.symbol("curl_easy_getinfo", in: handle)
       easyStrerror = try Self.symbol("curl_easy_strerror", in: handle)
       slistAppend = try Self.symbol("curl_slist_append", in: handle)
       slistFreeAll = try Self.symbol("curl_slist_free_all", in: handle)

@@ -189,9 +189,10 @@
       let response = HTTPResponse(
         statusCode: head.statusCode, url: url, headers: head.headers,
         httpVersion: head.httpVersion)
-      let metrics = TransferMetrics(
+      var metrics = TransferMetrics(
         startDate: startDate, duration: Date().timeIntervalSince(startDate),
         bytesReceived: receiver == nil ? body.count : bytesReceived, bytesSent: bytesSent)
+      CurlTransferInfo(library: library, easy: easy).fill(&metrics)
       return .success(TransportResponse(head: response, data: body.take(), metrics: metrics))
     }
 

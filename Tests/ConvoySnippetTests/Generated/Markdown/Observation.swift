@@ -25,7 +25,19 @@ private let analyticsFile = FileHandle.standardOutput
 private let urlRequest = URLRequest(url: URL(string: "https://staging.example.com/api/v2/places")!)
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Observation.md", line: 82)
+#sourceLocation(file: "Docs/Observation.md", line: 10)
+private let connection = ServerConnection(configuration: .staging)
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Observation.md", line: 11)
+private struct PlacesRequest: RequestDescribing {
+  typealias Response = JSONResponse<[String: Int]>
+  var method: HTTPMethod { .get }
+  var path: String { "v2/places" }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Observation.md", line: 88)
 private struct SlowCallReporter: EventObserver {
   var limit: TimeInterval = 2
 
@@ -40,17 +52,17 @@ private struct SlowCallReporter: EventObserver {
 
 private func observationStatements() async throws {
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 16)
+    #sourceLocation(file: "Docs/Observation.md", line: 22)
     let activity = NetworkActivityCounter()
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 17)
+    #sourceLocation(file: "Docs/Observation.md", line: 23)
     let connection = ServerConnection(
       configuration: .staging,
       observers: [ConsoleLogger(level: .info), JSONLinesLogger(fileHandle: analyticsFile), activity])
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 58)
+    #sourceLocation(file: "Docs/Observation.md", line: 64)
     let analytics = AnyEventObserver { event in
       switch event.kind {
       case .responseReceived(let response):
@@ -70,10 +82,48 @@ private func observationStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 162)
+    #sourceLocation(file: "Docs/Observation.md", line: 172)
+    let answer = try await connection.execute(PlacesRequest())
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Observation.md", line: 173)
+    if let metrics = answer.metrics, let transfer = metrics.lastTransfer {
+      print("\(metrics.attempts) attempt(s), \(metrics.redirects) redirect(s)")
+      print("waited \(metrics.queuedDuration) s for a slot, took \(metrics.duration) s")
+      print("cache: \(metrics.cacheOutcome?.rawValue ?? "none"), coalesced: \(metrics.isCoalesced)")
+      print("connect \(transfer.connectEnd ?? 0) s, first byte \(transfer.responseStart ?? 0) s")
+      print("\(transfer.protocolVersion ?? "?") over a \(transfer.isReusedConnection == true ? "reused" : "new") connection")
+    }
+    #sourceLocation()
+  }
+  do {
+    #sourceLocation(file: "Docs/Observation.md", line: 225)
+    // The trace of the request this service is handling, from its headers:
+    let incoming: HTTPHeaders = ["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"]
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Observation.md", line: 227)
+    let trace = TraceContext(headers: incoming) ?? TraceContext.newTrace()
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Observation.md", line: 228)
+    let places = try await TraceContext.$current.withValue(trace) {
+      try await connection.execute(PlacesRequest())
+    }
+    #sourceLocation()
+  }
+  do {
+    #sourceLocation(file: "Docs/Observation.md", line: 242)
+    let trace = TraceContext.newTrace()
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Observation.md", line: 243)
+    let traced = ServerConnection(
+      configuration: .staging,
+      adapters: ServerConnection.standardAdapters + [TraceContextAdapter { trace }])
+    #sourceLocation()
+  }
+  do {
+    #sourceLocation(file: "Docs/Observation.md", line: 315)
     print(CURLRendering.command(for: urlRequest))
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 163)
+    #sourceLocation(file: "Docs/Observation.md", line: 316)
     // curl \
     //   -X POST \
     //   -H 'Authorization: <redacted>' \

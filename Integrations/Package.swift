@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Convoy's bridges to the server-side Swift observability libraries live in their own package so
+// that Convoy itself keeps no dependencies: swift-log, swift-metrics and
+// swift-distributed-tracing are built only when this package is.
+// `swift test --package-path Integrations`
+let package = Package(
+  name: "ConvoyIntegrations",
+  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+  products: [
+    .library(name: "ConvoyLogging", targets: ["ConvoyLogging"]),
+    .library(name: "ConvoyMetrics", targets: ["ConvoyMetrics"]),
+    .library(name: "ConvoyTracing", targets: ["ConvoyTracing"]),
+  ],
+  dependencies: [
+    // Named, because a path dependency is otherwise known by its folder (wt-observability, ...).
+    .package(name: "Convoy", path: ".."),
+    .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+  ],
+  targets: [
+    .target(
+      name: "ConvoyLogging",
+      dependencies: [
+        .product(name: "Convoy", package: "Convoy"),
+        .product(name: "Logging", package: "swift-log"),
+      ]),
+    .target(
+      name: "ConvoyMetrics",
+      dependencies: [
+        .product(name: "Convoy", package: "Convoy"),
+        .product(name: "Metrics", package: "swift-metrics"),
+      ]),
+    .target(
+      name: "ConvoyTracing",
+      dependencies: [
+        .product(name: "Convoy", package: "Convoy"),
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
+      ]),
+    .testTarget(
+      name: "ConvoyIntegrationsTests",
+      dependencies: [
+        "ConvoyLogging", "ConvoyMetrics", "ConvoyTracing",
+        .product(name: "ConvoyTesting", package: "Convoy"),
+        .product(name: "InMemoryLogging", package: "swift-log"),
+        .product(name: "MetricsTestKit", package: "swift-metrics"),
+        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+      ]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Collects one call's ``CallMetrics`` as the call travels the road: the operation that holds
+/// the network slot starts it and marks the slot's arrival, the pipeline counts attempts and
+/// keeps each answer's transfer, the exchange counts redirects.
+///
+/// The operation hands it to the pipeline as a value (`CallPipeline.metrics`), not as a
+/// task-local: binding a task-local around each call cost about 2 µs of CPU per call. A pipeline
+/// without one (a token renewal's) makes its own, so a call inside a call keeps its own metrics.
+final class CallMetricsRecorder: Sendable {
+  private struct State {
+    var enqueued: Date?
+    var started: Date
+    var attempts = 0
+    var redirects = 0
+    var transfers: [TransferMetrics] = []
+    var isClaimed = false
+  }
+
+  private let state: Locked<State>
+
+  init(now: Date = Date()) {
+    state = Locked(State(started: now))
+  }
+
+  /// This recorder, for the first call that asks; `nil` for a later call on the same pipeline (a
+  /// stream's reconnection), which gets a recorder of its own.
+  func claim() -> CallMetricsRecorder? {
+    state.withLock { state in
+      defer { state.isClaimed = true }
+      return state.isClaimed ? nil : self
+    }
+  }
+
+  /// The call joined the queue for a network slot.
+  func enqueued(now: Date = Date()) {
+    state.withLock { $0.enqueued = now }
+  }
+
+  /// The call got its slot: the wait ends and the call's own clock starts.
+  func slotAcquired(now: Date = Date()) {
+    state.withLock { $0.started = now }
+  }
+
+  /// Runs `work` as the call this recorder measures, starting its clock now.
+  func measuring<Output>(_ work: () async -> Output) async -> Output {
+    slotAcquired()
+    return await work()
+  }
+
+  /// An attempt is about to be sent.
+  func attemptStarted() {
+    state.withLock { $0.attempts += 1 }
+  }
+
+  /// The exchange follows a redirect.
+  func redirected() {
+    state.withLock { $0.redirects += 1 }
+  }
+
+  /// Keeps an answer's `transfer` and returns its `head` with the call's metrics so far, where
+  /// the value made from it finds them.
+  func answered(_ transfer: TransferMetrics, head: HTTPResponse) -> HTTPResponse {
+    state.withLock { $0.transfers.append(transfer) }
+    var stamped = head
+    stamped.metrics = snapshot()
+    return stamped
+  }
+
+  /// A streamed answer's body ended: its transfer's final metrics replace those its head had.
+  func bodyEnded(_ transfer: TransferMetrics) {
+    state.withLock { state in
+      guard !state.transfers.isEmpty else { return }
+      var final = transfer
+      final.cacheOutcome = state.transfers[state.transfers.count - 1].cacheOutcome
+      state.transfers[state.transfers.count - 1] = final
+    }
+  }
+
+  /// The metrics as they stand now.
+  func snapshot(now: Date = Date()) -> CallMetrics {
+    state.withLock { state in
+      CallMetrics(
+        attempts: state.attempts, redirects: state.redirects,
+        queuedDuration: state.enqueued.map { max(0, state.started.timeIntervalSince($0)) } ?? 0,
+        duration: max(0, now.timeIntervalSince(state.started)), transfers: state.transfers)
+    }
+  }
+}
