@@ -8,8 +8,8 @@ import NIOSSL
   import FoundationNetworking
 #endif
 
-/// The four ways of fetching the same URL that the peer benchmark compares, each in the form an
-/// application would use: one `await` per request.
+/// The ways of fetching the same URL that the peer benchmark compares, each in the form an
+/// application would use: one `await` per request, and Convoy's completion-handler form.
 enum PeerClient: String, CaseIterable, Sendable {
   /// `URLSession.data(from:)`, awaited: what Foundation offers with no framework around it.
   case rawURLSession = "raw URLSession"
@@ -19,6 +19,9 @@ enum PeerClient: String, CaseIterable, Sendable {
   case convoyOnCurl = "Convoy on curl"
   /// `ServerConnection.execute` on `URLSessionTransport`.
   case convoyOnURLSession = "Convoy on URLSession"
+  /// `ServerConnection.execute(_:completion:)` on `CurlTransport`: the completion-handler form,
+  /// a one-request job, awaited through a continuation as an app bridging it would.
+  case convoyOnCurlWithCompletion = "Convoy on curl, completion"
 
   /// The name used on the command line of a memory child.
   var argument: String {
@@ -27,6 +30,7 @@ enum PeerClient: String, CaseIterable, Sendable {
     case .asyncHTTPClient: "ahc"
     case .convoyOnCurl: "convoy-curl"
     case .convoyOnURLSession: "convoy-urlsession"
+    case .convoyOnCurlWithCompletion: "convoy-curl-completion"
     }
   }
 
@@ -53,14 +57,16 @@ enum PeerClient: String, CaseIterable, Sendable {
     case .convoyOnURLSession:
       return ConvoyFetcher(
         server: server, transport: URLSessionTransport(), concurrency: concurrency)
-    case .convoyOnCurl:
+    case .convoyOnCurl, .convoyOnCurlWithCompletion:
       #if os(Linux)
         do {
           let transport =
             try server.authorityFile.map {
               try CurlTransport(tls: Convoy.TLSConfiguration(trustedCertificates: [.file($0)]))
             } ?? CurlTransport()
-          return ConvoyFetcher(server: server, transport: transport, concurrency: concurrency)
+          return ConvoyFetcher(
+            server: server, transport: transport, concurrency: concurrency,
+            usesCompletionHandler: self == .convoyOnCurlWithCompletion)
         } catch {
           print("\(rawValue): cannot run here, \(error)")
           return nil
@@ -189,16 +195,30 @@ private final class AsyncHTTPClientFetcher: PeerFetcher {
 
 private final class ConvoyFetcher: PeerFetcher {
   private let connection: ServerConnection
+  private let usesCompletionHandler: Bool
 
-  init(server: PeerServer, transport: any HTTPTransport, concurrency: Int) {
+  init(
+    server: PeerServer, transport: any HTTPTransport, concurrency: Int,
+    usesCompletionHandler: Bool = false
+  ) {
     connection = ServerConnection(
       configuration: ServerConfiguration(environment: .local, baseURL: server.baseURL),
       transport: transport, networkConcurrencyLimit: max(concurrency, 1))
+    self.usesCompletionHandler = usesCompletionHandler
   }
 
   func fetch(path: String, url: URL) async -> Bool {
-    guard let response = try? await connection.execute(StaticFile(path: path)) else { return false }
-    return !response.data.isEmpty
+    guard usesCompletionHandler else {
+      guard let response = try? await connection.execute(StaticFile(path: path)) else {
+        return false
+      }
+      return !response.data.isEmpty
+    }
+    return await withCheckedContinuation { continuation in
+      _ = connection.execute(StaticFile(path: path)) { result in
+        continuation.resume(returning: (try? result.get())?.data.isEmpty == false)
+      }
+    }
   }
 
   func probe(url: URL) async -> ProtocolReport {

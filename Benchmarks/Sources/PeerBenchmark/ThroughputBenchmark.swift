@@ -89,6 +89,8 @@ func runThroughputBenchmark(nginx: LocalNginx, authorityFile: URL?) {
   for row in rows { print(row.line) }
   printRatios(rows, of: .convoyOnCurl, against: .asyncHTTPClient, target: "≥ 1.25×, CPU ≤ 0.8×")
   printRatios(rows, of: .convoyOnURLSession, against: .rawURLSession, target: "≥ 0.95×")
+  printRatios(
+    rows, of: .convoyOnCurlWithCompletion, against: .convoyOnCurl, target: "within 5 % (0.95×)")
   print("load after: \(loadAverage())")
   runBlocking { [fetchers] in
     for (_, _, fetcher) in fetchers { await fetcher.shutdown() }
