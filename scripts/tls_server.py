@@ -82,6 +82,10 @@ class LoopbackConfig(Config):
         self.maximum_version = maximum_version
         self.accesslog = None
         self.errorlog = None
+        # hypercorn closes a connection idle for 5 s; on a loaded test machine (ThreadSanitizer,
+        # other builds) that raced a client reusing it (curl 18 on HTTP/2, seen in CI). 75 s is
+        # nginx's default.
+        self.keep_alive_timeout = 75
 
     def create_ssl_context(self):
         context = super().create_ssl_context()
