@@ -9,19 +9,40 @@ import Foundation
 /// FoundationNetworking tells a task with a completion handler nothing about a head whose body
 /// then fails (`response` and `task.response` stay `nil`), so a broken framing there would pass
 /// for a lost connection; its delegate hears of the head at once.
+///
+/// Given `limits`, it stops the transfer as soon as the body passes
+/// ``ResponseLimits/maximumBodySize`` and reports ``TransportFailure/Kind/responseTooLarge``, so
+/// an endless body costs no more than the limit on a transport that buffers this way.
 final class BufferingReceiver: TransferReceiver, @unchecked Sendable {
   private let lock = NSLock()
   private var head: HTTPResponse?
   private var body = Data()
+  /// Whether the completion ran (it runs once: an over-limit body settles it before the
+  /// transfer's own end arrives).
+  private var isSettled = false
+  /// Stops the transfer; set once the transport handed out its handle.
+  private var stop: (@Sendable () -> Void)?
+  private var stopRequested = false
+  private let limits: ResponseLimits?
   private let completion: @Sendable (Result<TransportResponse, TransportFailure>) -> Void
   private let uploadProgress: (@Sendable (TransferProgress) -> Void)?
 
   init(
-    uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
+    limits: ResponseLimits? = nil, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
     completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
   ) {
+    self.limits = limits
     self.uploadProgress = uploadProgress
     self.completion = completion
+  }
+
+  /// Gives the receiver the transfer's handle, so that a body over the limit can stop it.
+  func attach(_ handle: any TransferHandle) {
+    let stopNow = lock.withLock { () -> Bool in
+      stop = { handle.cancel() }
+      return stopRequested
+    }
+    if stopNow { handle.cancel() }
   }
 
   func transferDidSendBody(_ progress: TransferProgress) {
@@ -33,15 +54,29 @@ final class BufferingReceiver: TransferReceiver, @unchecked Sendable {
   }
 
   func transferDidReceiveBody(_ bytes: Data) -> TransferFlow {
-    lock.withLock { body.append(bytes) }
-    return .proceed
+    let passedLimit = lock.withLock { () -> Bool in
+      guard !isSettled else { return false }
+      body.append(bytes)
+      guard let limits, body.count > limits.maximumBodySize else { return false }
+      isSettled = true
+      body = Data()
+      stopRequested = true
+      return true
+    }
+    guard passedLimit, let limits else { return .proceed }
+    completion(.failure(limits.failure("maximumBodySize", limits.maximumBodySize)))
+    lock.withLock { stop }?()
+    return .pause
   }
 
   func transferDidComplete(_ result: Result<TransferMetrics, TransportFailure>) {
-    let (head, body) = lock.withLock { () -> (HTTPResponse?, Data) in
+    let settled = lock.withLock { () -> (HTTPResponse?, Data)? in
+      guard !isSettled else { return nil }
+      isSettled = true
       defer { self.body = Data() }
       return (self.head, self.body)
     }
+    guard let (head, body) = settled else { return }
     switch result {
     case .failure(let failure):
       completion(.failure(failure))

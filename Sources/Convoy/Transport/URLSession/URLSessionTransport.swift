@@ -86,7 +86,12 @@ public final class URLSessionTransport: HTTPTransport {
     _ request: TransportRequest,
     completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
   ) -> any TransferHandle {
-    startStreamingTransfer(request, receiver: BufferingReceiver(completion: completion))
+    // The body limit is checked as the body arrives: FoundationNetworking would otherwise hold
+    // an endless body until memory runs out.
+    let receiver = BufferingReceiver(limits: request.responseLimits, completion: completion)
+    let handle = startStreamingTransfer(request, receiver: receiver)
+    receiver.attach(handle)
+    return handle
   }
 
   /// Streams the answer to `receiver` through the session's delegate. Pausing suspends the
