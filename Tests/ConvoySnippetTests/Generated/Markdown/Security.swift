@@ -82,11 +82,11 @@ private func securityStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Security.md", line: 188)
+    #sourceLocation(file: "Docs/Security.md", line: 189)
     var configuration = ServerConfiguration(
       environment: .production, baseURL: URL(string: "https://api.example.com/")!)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Security.md", line: 190)
+    #sourceLocation(file: "Docs/Security.md", line: 191)
     configuration.responseLimits.maximumBodySize = 256 << 20  // this API sends large exports
     #sourceLocation()
   }
