@@ -72,15 +72,7 @@ public struct StubRequest: Sendable {
   /// The body decoded as `application/x-www-form-urlencoded` fields; the last of repeated
   /// names wins.
   public var formBody: [String: String] {
-    var fields: [String: String] = [:]
-    for pair in bodyText.split(separator: "&") {
-      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      let decode = { (text: Substring) in
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
-      }
-      fields[decode(parts[0])] = parts.count > 1 ? decode(parts[1]) : ""
-    }
-    return fields
+    FormEncodedFields.decode(bodyText)
   }
 
   /// The body decoded from JSON as `type`.

@@ -44,6 +44,12 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     String(decoding: body, as: UTF8.self)
   }
 
+  /// The body decoded as `application/x-www-form-urlencoded` fields; the last of repeated
+  /// names wins.
+  public var formBody: [String: String] {
+    FormEncodedFields.decode(bodyText)
+  }
+
   /// The request line and the header names, for a test's failure message (values are left out,
   /// as they may hold credentials).
   public var description: String {

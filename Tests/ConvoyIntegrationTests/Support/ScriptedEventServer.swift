@@ -122,7 +122,7 @@ final class ScriptedEventServer: Sendable {
 
   /// RFC 6749 §4.3 and §6, with the client in HTTP Basic or in the form (§2.3.1).
   private static func token(for request: RecordedRequest, tokens: Locked<Tokens>) -> MockAnswer {
-    let form = formFields(request.bodyText)
+    let form = request.formBody
     let (scheme, credentials) = credentials(request.headers["Authorization"])
     var client = (id: form["client_id"] ?? "", secret: form["client_secret"] ?? "")
     if scheme.lowercased() == "basic",
@@ -177,16 +177,5 @@ final class ScriptedEventServer: Sendable {
   private static func credentials(_ header: String?) -> (scheme: String, value: String) {
     let parts = (header ?? "").split(separator: " ", maxSplits: 1).map(String.init)
     return (parts.first ?? "", parts.count > 1 ? parts[1] : "")
-  }
-
-  /// The fields of an `application/x-www-form-urlencoded` body.
-  private static func formFields(_ body: String) -> [String: String] {
-    var components = URLComponents()
-    components.percentEncodedQuery = body.replacingOccurrences(of: "+", with: "%20")
-    var fields: [String: String] = [:]
-    for item in components.queryItems ?? [] where fields[item.name] == nil {
-      fields[item.name] = item.value ?? ""
-    }
-    return fields
   }
 }
