@@ -14,8 +14,15 @@ public class StubURLProtocol: URLProtocol {
   // On FoundationNetworking a protocol sees neither its session nor the configuration's
   // `httpAdditionalHeaders` (measured), so nothing in a request can say whose routes answer it.
   // Each configuration therefore gets a class of its own, a `RoutedStubURLProtocol<Slot>`,
-  // that knows its slot, and the routes live here under that slot.
-  private static let registry = Locked<(next: Int, routes: [Int: StubRoutes])>((1, [:]))
+  // that knows its slot, and the routes live here under that slot, with the clock their delays
+  // wait on.
+  private static let registry = Locked<(next: Int, slots: [Int: Slot])>((1, [:]))
+
+  /// What one configuration's class answers from.
+  struct Slot: Sendable {
+    var routes: StubRoutes
+    var clock: any ConvoyClock
+  }
 
   private struct State {
     var isStopped = false
@@ -28,18 +35,18 @@ public class StubURLProtocol: URLProtocol {
   // after, and a late call then crashes inside it. Recursive in case a client call re-enters.
   private let clientLock = NSRecursiveLock()
 
-  /// The routes of this class's configuration; `nil` for the base class.
-  class var routes: StubRoutes? { nil }
+  /// The routes and clock of this class's configuration; `nil` for the base class.
+  class var slot: Slot? { nil }
 
-  static func routes(inSlot slot: Int) -> StubRoutes? {
-    registry.withLock { $0.routes[slot] }
+  static func slot(numbered number: Int) -> Slot? {
+    registry.withLock { $0.slots[number] }
   }
 
-  /// A protocol class of its own that answers from `routes`.
-  static func makeClass(answeringFrom routes: StubRoutes) -> AnyClass {
+  /// A protocol class of its own that answers from `routes`, its delays waiting on `clock`.
+  static func makeClass(answeringFrom routes: StubRoutes, clock: any ConvoyClock) -> AnyClass {
     let slot = registry.withLock { registry in
       defer { registry.next += 1 }
-      registry.routes[registry.next] = routes
+      registry.slots[registry.next] = Slot(routes: routes, clock: clock)
       return registry.next
     }
     return routedClass(slotType(for: slot))
@@ -52,7 +59,7 @@ public class StubURLProtocol: URLProtocol {
   /// Takes every request of a session built with `URLSessionConfiguration.stubbed(by:)`, so
   /// none reaches the network.
   override public class func canInit(with request: URLRequest) -> Bool {
-    routes != nil
+    slot != nil
   }
 
   /// The request as it is.
@@ -60,14 +67,14 @@ public class StubURLProtocol: URLProtocol {
     request
   }
 
-  /// Answers from the configuration's routes, after the answer's delay.
+  /// Answers from the configuration's routes, after the answer's delay on its clock.
   override public func startLoading() {
-    guard let routes = Self.routes else {
+    guard let slot = Self.slot else {
       client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
       return
     }
     let stubRequest = StubRequest(TransportRequest(urlRequest: request))
-    let outcome = StubOutcome(routes.answer(for: stubRequest), for: stubRequest)
+    let outcome = StubOutcome(slot.routes.answer(for: stubRequest), for: stubRequest)
     let reference = Reference(target: self)
     let delivery = StubDelivery(.stopWaitsForDelivery) { result in
       reference.target.deliver(result)
@@ -76,7 +83,7 @@ public class StubURLProtocol: URLProtocol {
       state.delivery = delivery
       return state.isStopped
     }
-    if !isStopped { delivery.start(outcome) }
+    if !isStopped { delivery.start(outcome, clock: slot.clock) }
   }
 
   /// Ends the wait for a delayed answer; after it returns the client is never called again.
@@ -116,20 +123,25 @@ extension URLSessionConfiguration {
   /// - Parameters:
   ///   - routes: The stubs; requests no route matches fail with the "no stub" error.
   ///   - base: The configuration to start from; `.ephemeral` by default.
+  ///   - clock: The clock a ``StubAnswer/delayed(_:_:)`` answer waits on: real time unless
+  ///     given. Pass the connection's `TestClock`, and a delayed answer arrives when the test
+  ///     advances it past the delay.
   /// - Returns: A copy of `base` with the stub protocol first in `protocolClasses`.
   public static func stubbed(
-    by routes: StubRoutes, basedOn base: URLSessionConfiguration = .ephemeral
+    by routes: StubRoutes, basedOn base: URLSessionConfiguration = .ephemeral,
+    clock: any ConvoyClock = .system
   ) -> URLSessionConfiguration {
     let configuration = base.copy() as! URLSessionConfiguration
     configuration.protocolClasses =
-      [StubURLProtocol.makeClass(answeringFrom: routes)] + (configuration.protocolClasses ?? [])
+      [StubURLProtocol.makeClass(answeringFrom: routes, clock: clock)]
+      + (configuration.protocolClasses ?? [])
     return configuration
   }
 }
 
 /// The stub protocol of one configuration: its slot is part of its type.
 private final class RoutedStubURLProtocol<Slot: StubSlot>: StubURLProtocol {
-  override class var routes: StubRoutes? { routes(inSlot: Slot.number) }
+  override class var slot: StubURLProtocol.Slot? { slot(numbered: Slot.number) }
 }
 
 /// A number spelled as a type, binary digit by digit, so that any number of configurations can

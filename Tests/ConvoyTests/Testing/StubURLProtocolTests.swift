@@ -86,6 +86,19 @@ import Testing
     #expect(failure.detail.contains("registered: GET offline; GET refused"))
   }
 
+  @Test func aDelayedAnswerArrivesWhenTheTestClockPassesItsDelay() async throws {
+    let clock = TestClock()
+    let routes = StubRoutes().on(.get, "slow", answer: .delayed(5, .json(["late": true])))
+    let connection = stubConnection(
+      URLSessionTransport(configuration: .stubbed(by: routes, clock: clock)))
+    let call = Task { try await connection.execute(StubCall<[String: Bool]>(path: "slow")) }
+    // The answer waits on the test clock, not on real time: its five seconds are a wake-up there.
+    #expect(await clock.waitForWakeUp(in: 5))
+    clock.advance(by: 5)
+    #expect(try await call.value.value == ["late": true])
+    #expect(clock.pendingWakeUps.isEmpty)
+  }
+
   @Test func cancellingADelayedAnswerStopsTheProtocolCleanly() async throws {
     let arrived = Locked(0)
     let routes = StubRoutes().on(.get, "slow") { _ in
