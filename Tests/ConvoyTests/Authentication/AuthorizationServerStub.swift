@@ -28,7 +28,8 @@ final class AuthorizationServerStub: @unchecked Sendable {
   var issuesRefreshTokens = true
   private var codes: [String: (challenge: String, redirectURI: String)] = [:]
   /// What successive device polls answer: `authorization_pending`, `slow_down`,
-  /// `access_denied`, `expired_token` or `approve`; pending once it runs out.
+  /// `access_denied`, `expired_token` or `approve`, or `hang` for a poll answered only an hour
+  /// later on ``clock``; pending once it runs out.
   var devicePolls: [String] = []
   var deviceInterval: Double = 0
   var deviceExpiresIn: Double = 600
@@ -52,7 +53,11 @@ final class AuthorizationServerStub: @unchecked Sendable {
   /// The connections' clock: token expiry and device-code polling wait on it.
   let clock = TestClock()
 
-  lazy var transport = StubTransport { [unowned self] request in self.answer(StubRequest(request)) }
+  lazy var transport: StubTransport = {
+    let transport = StubTransport { [unowned self] request in self.answer(StubRequest(request)) }
+    transport.clock = clock
+    return transport
+  }()
 
   /// What reached the server, as `METHOD path`.
   var log: [String] {
@@ -141,7 +146,11 @@ final class AuthorizationServerStub: @unchecked Sendable {
         _pollDates.append(clock.now)
         return devicePolls.isEmpty ? "authorization_pending" : devicePolls.removeFirst()
       }
-      return next == "approve" ? issue(refresh: true) : .json(["error": next], status: 400)
+      switch next {
+      case "approve": return issue(refresh: true)
+      case "hang": return .delayed(3_600, .json(["error": "authorization_pending"], status: 400))
+      default: return .json(["error": next], status: 400)
+      }
     case "authorization_code":
       let grant = lock.withLock { codes.removeValue(forKey: form["code"] ?? "") }
       let verifier = form["code_verifier"] ?? ""

@@ -118,6 +118,30 @@ import Testing
     #expect(connection.session == nil)
   }
 
+  @Test func aPollStillInFlightAtTheTimeoutIsCancelledAndTheLoginIsIncomplete() async throws {
+    let server = AuthorizationServerStub()
+    server.devicePolls = ["hang"]
+    server.deviceInterval = 0.05
+    var job = DeviceLogin(timeout: 0.5) { _ in }
+    job.minimumInterval = 0.05
+    let connection = server.connection()
+    let login = Task { [job] in try await connection.login(with: job) }
+    // The first poll goes out after its interval and gets no answer for an hour of the clock.
+    #expect(await server.clock.waitForWakeUp(in: 0.05))
+    server.clock.advance(by: 0.05)
+    #expect(await server.clock.waitForWakeUp(in: 3_600))
+    #expect(server.pollDates.count == 1)
+    // Only the login's own 0.5 s timeout can end the job now.
+    server.clock.advance(by: 0.45)
+    let error = await #expect(throws: AuthorizationError.self) { try await login.value }
+    #expect(error?.code == .expiredToken)
+    #expect(error.map(ErrorMessageProvider.category(of:)) == .loginIncomplete)
+    #expect(error?.serverDescription == "not approved within the login's timeout of 0.5 s")
+    // The poll's transfer was stopped: its hour-long answer no longer waits on the clock.
+    #expect(await eventually { !server.clock.pendingWakeUps.contains { $0 > 1_000 } })
+    #expect(connection.session == nil)
+  }
+
   @Test func aJobDeadlineWithNoRequestBehindItSaysSoForDevelopers() {
     #expect(
       ServerConnectionError.timedOut(ErrorContext()).description
