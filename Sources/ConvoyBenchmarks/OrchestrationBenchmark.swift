@@ -171,7 +171,7 @@ private func convoyRequestChain(_ count: Int, _ connection: ServerConnection) {
 }
 
 /// Runs async work from the synchronous benchmark driver.
-private func blockOn(_ body: @escaping @Sendable () async -> Void) {
+func blockOn(_ body: @escaping @Sendable () async -> Void) {
   let done = DispatchSemaphore(value: 0)
   Task {
     await body()

@@ -1,9 +1,10 @@
 import Foundation
 
-// `convoy-benchmarks [orchestration|transports|downloads|memory|sse|all]`: each suite prints its
+// `convoy-benchmarks [orchestration|calls|transports|downloads|memory|sse|all]`: each suite prints its
 // own table. `all` runs the request suites only: the transfer suites move gigabytes.
 let suites: [String: () -> Void] = [
   "orchestration": runOrchestrationBenchmark,
+  "calls": runCallCostBenchmark,
   "transports": runTransportBenchmark,
   "downloads": runDownloadBenchmark,
   "memory": runMemoryBenchmark,

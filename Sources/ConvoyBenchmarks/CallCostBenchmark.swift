@@ -1,0 +1,132 @@
+import Convoy
+import Dispatch
+import Foundation
+
+/// `convoy-benchmarks calls [count] [curl]`: what Convoy's own work costs per call, on a transport
+/// that answers at once on the calling thread, so that no network, no other process and no
+/// thread crossing of a transport's is counted: the pipeline, the limiter, the operation, metrics
+/// and events. Each form an app awaits a call in runs `count` calls (default 20,000). With
+/// `curl`, the calls go to a local nginx (1 KB) through `CurlTransport` instead: the whole
+/// client side of a request.
+///
+/// CPU is `getrusage` over each form. For figures that do not depend on what else the machine is
+/// doing, run it under `valgrind --tool=callgrind` with two counts and one form
+/// (`CONVOY_BENCH_ONLY`): the difference in instructions over the difference in counts is the
+/// instructions per call, start-up cancelled out.
+func runCallCostBenchmark() {
+  let arguments = CommandLine.arguments.dropFirst(2)
+  let count = arguments.first.flatMap(Int.init) ?? 20_000
+  let only = ProcessInfo.processInfo.environment["CONVOY_BENCH_ONLY"]
+  var nginx: LocalNginx?
+  defer { nginx?.stop() }
+  let connection: ServerConnection
+  if arguments.contains("curl") {
+    do {
+      let port: Int
+      if let given = ProcessInfo.processInfo.environment["CONVOY_BENCH_PORT"].flatMap(Int.init) {
+        // A server started outside serves /ping: under valgrind, Foundation cannot spawn one.
+        port = given
+      } else {
+        guard let binary = LocalNginx.binary() else { throw BenchmarkError("no nginx") }
+        nginx = try LocalNginx.start(binary: binary, extraFiles: ["ping": ImmediateTransport.body])
+        port = nginx!.port
+      }
+      connection = try curlConnection(port: port)
+    } catch {
+      print("calls: SKIPPED, \(error)")
+      return
+    }
+  } else {
+    connection = ServerConnection(
+      configuration: .local(port: 9), transport: ImmediateTransport(), networkConcurrencyLimit: 8)
+  }
+  let forms: [(name: String, run: @Sendable (ServerConnection, Int) async -> Void)] = [
+    ("execute, awaited one after another", awaitedOneByOne),
+    ("execute with a completion handler, one after another", completionOneByOne),
+    ("8 lone awaited calls in flight", eightLoneCallsInFlight),
+    ("jobs of a group of 8 calls", groupJobsOfEight),
+  ].filter { only == nil || $0.name.contains(only!) }
+  let road =
+    arguments.contains("curl") ? "curl to a local nginx" : "a transport that answers at once"
+  print("calls: \(count) per form on \(road), CPU per call")
+  for form in forms {
+    blockOn { await form.run(connection, 200) }  // warm up: lazy globals, the pool's threads
+    let before = processCPUTime()
+    blockOn { await form.run(connection, count) }
+    let microseconds = (processCPUTime() - before) * 1e6 / Double(max(count, 1))
+    print(
+      "  " + form.name.padding(toLength: 56, withPad: " ", startingAt: 0)
+        + String(format: "%6.1f µs", microseconds))
+  }
+}
+
+private func curlConnection(port: Int) throws -> ServerConnection {
+  #if os(Linux)
+    ServerConnection(
+      configuration: .local(port: port), transport: try CurlTransport(),
+      networkConcurrencyLimit: 8)
+  #else
+    throw BenchmarkError("curl runs on Linux only")
+  #endif
+}
+
+private func awaitedOneByOne(_ connection: ServerConnection, _ count: Int) async {
+  for _ in 0..<count { await check(try? connection.execute(Ping())) }
+}
+
+private func completionOneByOne(_ connection: ServerConnection, _ count: Int) async {
+  for _ in 0..<count {
+    let answer = await withCheckedContinuation { continuation in
+      _ = connection.execute(Ping()) { continuation.resume(returning: try? $0.get()) }
+    }
+    await check(answer)
+  }
+}
+
+private func eightLoneCallsInFlight(_ connection: ServerConnection, _ count: Int) async {
+  await withTaskGroup(of: Void.self) { group in
+    for _ in 0..<8 {
+      group.addTask { await awaitedOneByOne(connection, count / 8) }
+    }
+  }
+}
+
+private func groupJobsOfEight(_ connection: ServerConnection, _ count: Int) async {
+  for _ in 0..<(count / 8) {
+    let group = GroupOperation((0..<8).map { _ in connection.operation(for: Ping()) })
+    let answers = try? await connection.run(group)
+    precondition(answers?.count == 8, "a benchmark job failed")
+  }
+}
+
+private func check(_ answer: DataResponse?) async {
+  precondition(answer?.data.count == ImmediateTransport.body.count, "a benchmark call failed")
+}
+
+private struct Ping: RequestDescribing {
+  typealias Response = DataResponse
+  var method: HTTPMethod { .get }
+  var path: String { "ping" }
+}
+
+/// Answers every request with 200 and 1 KB before `startTransfer` returns.
+private struct ImmediateTransport: HTTPTransport {
+  static let body = Data(repeating: UInt8(ascii: "x"), count: 1_024)
+
+  func startTransfer(
+    _ request: TransportRequest,
+    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+  ) -> any TransferHandle {
+    let head = HTTPResponse(
+      statusCode: 200, url: request.urlRequest.url,
+      headers: HTTPHeaders(["Content-Type": "application/octet-stream"]))
+    let metrics = TransferMetrics(
+      startDate: Date(), duration: 0, bytesReceived: Self.body.count, bytesSent: 0)
+    completion(.success(TransportResponse(head: head, data: Self.body, metrics: metrics)))
+    return Finished()
+  }
+
+  private struct Finished: TransferHandle {
+    func cancel() {}
+  }
+}
