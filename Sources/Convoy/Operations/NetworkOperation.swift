@@ -19,10 +19,16 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
   /// Guarded by `stateLock`.
   private var runsInCallingTask = false
   /// The call's metrics: how long it waited for its slot, and what its pipeline records.
-  let metrics = CallMetricsRecorder()
+  let metrics: CallMetricsRecorder
 
   init(pipeline: CallPipeline) {
+    // The pipeline carries the recorder from the start, so that running the call needs no copy
+    // of the pipeline (a copy retains everything the configuration holds).
+    let metrics = CallMetricsRecorder()
+    var pipeline = pipeline
+    pipeline.metrics = metrics
     self.pipeline = pipeline
+    self.metrics = metrics
     super.init()
   }
 
@@ -49,7 +55,6 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
   private func performInTask() {
     var pipeline = pipeline
     pipeline.jobID = context?.jobID
-    pipeline.metrics = metrics
     let task = Task { [self, pipeline] in
       finish(with: await metrics.measuring { await perform(with: pipeline) })
     }
@@ -76,8 +81,6 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
   /// ends at once.
   func runInCallingTask(on context: OperationContext) async throws -> Output {
     guard await begin(on: context) else { throw ServerConnectionError.cancelled }
-    var pipeline = pipeline
-    pipeline.metrics = metrics
     let result = await metrics.measuring { await perform(with: pipeline) }
     finish(with: result)
     return try result.get()

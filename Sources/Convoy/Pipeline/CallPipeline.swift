@@ -123,8 +123,9 @@ struct CallPipeline: Sendable {
       events.metrics.attemptStarted()
       let received: Received
       switch await send(transportRequest, remaining, context) {
-      case .success(let answer):
-        received = events.metrics.answered(answer)
+      case .success(var answer):
+        events.metrics.stamp(&answer)
+        received = answer
       case .failure(.transportFailed(let failure, let errorContext)):
         guard
           let delay = context.retryPolicy.delay(
