@@ -157,7 +157,10 @@ extension ServerConnection {
     // itself (`convoy-benchmarks calls`, Docs/Performance.md).
     let token = JobToken()
     let operation = operation(for: request)
-    let context = callContext
+    // The token shows the call's progress as it showed a job's: one unit, and its bytes.
+    let progress = JobProgressTracker(queue: nil, handler: nil)
+    token.attach(progress)
+    let context = OperationContext(queues: jobQueues, progress: progress)
     let task = Task {
       let result: Result<Request.Response, any Error>
       do {

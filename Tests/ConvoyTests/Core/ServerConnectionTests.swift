@@ -259,6 +259,17 @@ private struct SlowRequest: RequestDescribing {
     #expect(try result.get().value.count == 1)
   }
 
+  @Test func aCompletionHandlerCallsTokenShowsItsOneUnitDone() async throws {
+    let (connection, _) = connection { _ in .json([["id": 1, "name": "A"]]) }
+    let outcome = Outcome<Bool>()
+    let token = connection.execute(PlacesRequest(), completionQueue: testQueue) {
+      outcome.record((try? $0.get()) != nil)
+    }
+    #expect(await outcome.first() == true)
+    #expect(token.progress.completedUnitCount == 1)
+    #expect(token.progress.totalUnitCount == 1)
+  }
+
   @Test func cancellingTheTokenCompletesWithCancellation() async throws {
     let (connection, transport) = connection { _ in .delayed(30, .status(200)) }
     let outcome = Outcome<Result<DeletePlace.Response, any Error>>()
