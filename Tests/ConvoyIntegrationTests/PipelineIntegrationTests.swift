@@ -1,4 +1,5 @@
 import Convoy
+import ConvoyTestSupport
 import Foundation
 import Testing
 
@@ -82,7 +83,7 @@ private let quickRetries = RetryPolicy(maximumRetries: 2, baseDelay: 0.01, jitte
   @Test(arguments: [RequestBody.multipartMemoryThreshold, 0])
   func multipartFieldsAndFileBytesArriveExactly(memoryThreshold: Int) async throws {
     // Not valid UTF-8, so httpbin returns the file as a base64 data URL we can compare bytes with.
-    let bytes = Data((0..<1_500_000).map { UInt8(($0 * 7 + 0x80) % 256) })
+    let bytes = Data.periodic(count: 1_500_000) { UInt8(($0 * 7 + 0x80) % 256) }
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("convoy-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

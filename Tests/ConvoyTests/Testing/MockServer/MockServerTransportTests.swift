@@ -1,4 +1,5 @@
 import Convoy
+import ConvoyTestSupport
 import ConvoyTesting
 import Foundation
 import Testing
@@ -93,7 +94,7 @@ import Testing
   func aLargeRequestBodyArrivesWhole(_ kind: Kind) async throws {
     let server = try await MockServer.started()
     server.route(.post, "/uploads") { request in .text(String(request.body.count), status: 201) }
-    let data = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+    let data = Data.periodic(count: 3_000_000) { UInt8(truncatingIfNeeded: $0 &* 31) }
     let answer = try await kind.connection(to: server).execute(Upload(data: data))
     #expect(String(decoding: answer.data, as: UTF8.self) == "3000000")
     #expect(try await server.takeRequest().body == data)
