@@ -22,6 +22,9 @@ enum PeerClient: String, CaseIterable, Sendable {
   /// `ServerConnection.execute(_:completion:)` on `CurlTransport`: the completion-handler form,
   /// a one-request job, awaited through a continuation as an app bridging it would.
   case convoyOnCurlWithCompletion = "Convoy on curl, completion"
+  /// `ServerConnection.run` of a group job of as many calls as the cell keeps in flight, on
+  /// `CurlTransport`, awaited; the next job starts when the whole group is done.
+  case convoyOnCurlAsJobs = "Convoy on curl, jobs"
 
   /// The name used on the command line of a memory child.
   var argument: String {
@@ -31,6 +34,7 @@ enum PeerClient: String, CaseIterable, Sendable {
     case .convoyOnCurl: "convoy-curl"
     case .convoyOnURLSession: "convoy-urlsession"
     case .convoyOnCurlWithCompletion: "convoy-curl-completion"
+    case .convoyOnCurlAsJobs: "convoy-curl-jobs"
     }
   }
 
@@ -42,6 +46,15 @@ enum PeerClient: String, CaseIterable, Sendable {
   /// Whether the client runs on FoundationNetworking, which on Linux trusts only the system's
   /// certificate authorities (see ``PeerServer``).
   var usesURLSession: Bool { self == .rawURLSession || self == .convoyOnURLSession }
+
+  /// How the client's requests are awaited: one by one, or a whole group at a time.
+  var form: ConvoyFetcher.Form {
+    switch self {
+    case .convoyOnCurlWithCompletion: .completionHandler
+    case .convoyOnCurlAsJobs: .groupJob
+    default: .async
+    }
+  }
 
   /// A fetcher for `server`, or `nil` when this client cannot run here (no libcurl).
   ///
@@ -57,7 +70,7 @@ enum PeerClient: String, CaseIterable, Sendable {
     case .convoyOnURLSession:
       return ConvoyFetcher(
         server: server, transport: URLSessionTransport(), concurrency: concurrency)
-    case .convoyOnCurl, .convoyOnCurlWithCompletion:
+    case .convoyOnCurl, .convoyOnCurlWithCompletion, .convoyOnCurlAsJobs:
       #if os(Linux)
         do {
           let transport =
@@ -65,8 +78,7 @@ enum PeerClient: String, CaseIterable, Sendable {
               try CurlTransport(tls: Convoy.TLSConfiguration(trustedCertificates: [.file($0)]))
             } ?? CurlTransport()
           return ConvoyFetcher(
-            server: server, transport: transport, concurrency: concurrency,
-            usesCompletionHandler: self == .convoyOnCurlWithCompletion)
+            server: server, transport: transport, concurrency: concurrency, form: form)
         } catch {
           print("\(rawValue): cannot run here, \(error)")
           return nil
@@ -124,6 +136,13 @@ protocol PeerFetcher: Sendable {
   func probe(url: URL) async -> ProtocolReport
   /// Releases what the client holds (AHC must be shut down before it is dropped).
   func shutdown() async
+  /// Fetches the file `count` times at once and says how many came back whole; `nil` for a
+  /// client that fetches one request at a time only.
+  func fetchGroup(_ count: Int, path: String, url: URL) async -> Int?
+}
+
+extension PeerFetcher {
+  func fetchGroup(_ count: Int, path: String, url: URL) async -> Int? { nil }
 }
 
 private final class RawURLSessionFetcher: PeerFetcher {
@@ -193,32 +212,50 @@ private final class AsyncHTTPClientFetcher: PeerFetcher {
   }
 }
 
-private final class ConvoyFetcher: PeerFetcher {
-  private let connection: ServerConnection
-  private let usesCompletionHandler: Bool
+final class ConvoyFetcher: PeerFetcher {
+  /// How an application awaits Convoy's calls.
+  enum Form {
+    /// `execute`, awaited.
+    case async
+    /// `execute(_:completion:)`, bridged with a continuation.
+    case completionHandler
+    /// `run` of a `GroupOperation` of calls, awaited: see ``fetchGroup(_:path:url:)``.
+    case groupJob
+  }
 
-  init(
-    server: PeerServer, transport: any HTTPTransport, concurrency: Int,
-    usesCompletionHandler: Bool = false
-  ) {
+  private let connection: ServerConnection
+  private let form: Form
+
+  init(server: PeerServer, transport: any HTTPTransport, concurrency: Int, form: Form = .async) {
     connection = ServerConnection(
       configuration: ServerConfiguration(environment: .local, baseURL: server.baseURL),
       transport: transport, networkConcurrencyLimit: max(concurrency, 1))
-    self.usesCompletionHandler = usesCompletionHandler
+    self.form = form
   }
 
   func fetch(path: String, url: URL) async -> Bool {
-    guard usesCompletionHandler else {
+    switch form {
+    case .async, .groupJob:
       guard let response = try? await connection.execute(StaticFile(path: path)) else {
         return false
       }
       return !response.data.isEmpty
-    }
-    return await withCheckedContinuation { continuation in
-      _ = connection.execute(StaticFile(path: path)) { result in
-        continuation.resume(returning: (try? result.get())?.data.isEmpty == false)
+    case .completionHandler:
+      return await withCheckedContinuation { continuation in
+        _ = connection.execute(StaticFile(path: path)) { result in
+          continuation.resume(returning: (try? result.get())?.data.isEmpty == false)
+        }
       }
     }
+  }
+
+  func fetchGroup(_ count: Int, path: String, url: URL) async -> Int? {
+    guard form == .groupJob else { return nil }
+    let connection = self.connection
+    let group = GroupOperation(
+      (0..<count).map { _ in connection.operation(for: StaticFile(path: path)) })
+    guard let answers = try? await connection.run(group) else { return 0 }
+    return answers.filter { !$0.data.isEmpty }.count
   }
 
   func probe(url: URL) async -> ProtocolReport {
