@@ -16,10 +16,10 @@ public class StubURLProtocol: URLProtocol {
   // Each configuration therefore gets a class of its own, a `RoutedStubURLProtocol<Slot>`,
   // that knows its slot, and the routes live here under that slot, with the clock their delays
   // wait on.
-  private static let registry = Locked<(next: Int, slots: [Int: Slot])>((1, [:]))
+  private static let registry = Locked<(next: Int, slots: [Int: Stubbing])>((1, [:]))
 
   /// What one configuration's class answers from.
-  struct Slot: Sendable {
+  struct Stubbing: Sendable {
     var routes: StubRoutes
     var clock: any ConvoyClock
   }
@@ -36,9 +36,9 @@ public class StubURLProtocol: URLProtocol {
   private let clientLock = NSRecursiveLock()
 
   /// The routes and clock of this class's configuration; `nil` for the base class.
-  class var slot: Slot? { nil }
+  class var stubbing: Stubbing? { nil }
 
-  static func slot(numbered number: Int) -> Slot? {
+  static func stubbing(inSlot number: Int) -> Stubbing? {
     registry.withLock { $0.slots[number] }
   }
 
@@ -46,7 +46,7 @@ public class StubURLProtocol: URLProtocol {
   static func makeClass(answeringFrom routes: StubRoutes, clock: any ConvoyClock) -> AnyClass {
     let slot = registry.withLock { registry in
       defer { registry.next += 1 }
-      registry.slots[registry.next] = Slot(routes: routes, clock: clock)
+      registry.slots[registry.next] = Stubbing(routes: routes, clock: clock)
       return registry.next
     }
     return routedClass(slotType(for: slot))
@@ -59,7 +59,7 @@ public class StubURLProtocol: URLProtocol {
   /// Takes every request of a session built with `URLSessionConfiguration.stubbed(by:)`, so
   /// none reaches the network.
   override public class func canInit(with request: URLRequest) -> Bool {
-    slot != nil
+    stubbing != nil
   }
 
   /// The request as it is.
@@ -69,12 +69,12 @@ public class StubURLProtocol: URLProtocol {
 
   /// Answers from the configuration's routes, after the answer's delay on its clock.
   override public func startLoading() {
-    guard let slot = Self.slot else {
+    guard let stubbing = Self.stubbing else {
       client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
       return
     }
     let stubRequest = StubRequest(TransportRequest(urlRequest: request))
-    let outcome = StubOutcome(slot.routes.answer(for: stubRequest), for: stubRequest)
+    let outcome = StubOutcome(stubbing.routes.answer(for: stubRequest), for: stubRequest)
     let reference = Reference(target: self)
     let delivery = StubDelivery(.stopWaitsForDelivery) { result in
       reference.target.deliver(result)
@@ -83,7 +83,7 @@ public class StubURLProtocol: URLProtocol {
       state.delivery = delivery
       return state.isStopped
     }
-    if !isStopped { delivery.start(outcome, clock: slot.clock) }
+    if !isStopped { delivery.start(outcome, clock: stubbing.clock) }
   }
 
   /// Ends the wait for a delayed answer; after it returns the client is never called again.
@@ -141,7 +141,7 @@ extension URLSessionConfiguration {
 
 /// The stub protocol of one configuration: its slot is part of its type.
 private final class RoutedStubURLProtocol<Slot: StubSlot>: StubURLProtocol {
-  override class var slot: StubURLProtocol.Slot? { slot(numbered: Slot.number) }
+  override class var stubbing: Stubbing? { stubbing(inSlot: Slot.number) }
 }
 
 /// A number spelled as a type, binary digit by digit, so that any number of configurations can
