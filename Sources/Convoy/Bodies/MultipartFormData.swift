@@ -157,8 +157,7 @@ public struct MultipartFormData: Sendable {
     if let mimeType = part.mimeType {
       // A type may hold quotes (`charset="utf-8"`) but never a line break, which would end the
       // header early and let the rest pose as a header of its own (found by fuzzing, #27).
-      let type = mimeType.replacingOccurrences(of: "\r", with: "%0D")
-        .replacingOccurrences(of: "\n", with: "%0A")
+      let type = mimeType.replacingScalars(["\r": "%0D", "\n": "%0A"])
       lines.append("Content-Type: \(type)")
     }
     return Data((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
@@ -167,8 +166,6 @@ public struct MultipartFormData: Sendable {
   // The HTML standard's rule for names in multipart headers: quotes and line breaks would end
   // the header early, so they are percent-encoded; other text, non-ASCII included, stays UTF-8.
   private static func quoted(_ text: String) -> String {
-    text.replacingOccurrences(of: "\"", with: "%22")
-      .replacingOccurrences(of: "\r", with: "%0D")
-      .replacingOccurrences(of: "\n", with: "%0A")
+    text.replacingScalars(["\"": "%22", "\r": "%0D", "\n": "%0A"])
   }
 }

@@ -37,6 +37,6 @@ public enum CURLRendering {
 
   // POSIX shells take everything inside single quotes literally but a single quote itself.
   private static func quote(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    "'" + text.replacingScalars(["'": "'\\''"]) + "'"
   }
 }

@@ -45,6 +45,21 @@ import Testing
     #expect(form.contentLength == text.utf8.count)
   }
 
+  // Found by FuzzMultipart in CI: a line break followed by a combining mark (U+035A) survived
+  // escaping with `replacingOccurrences` on Linux, and a name added a header line.
+  @Test func aLineBreakBeforeACombiningMarkCannotBreakTheHeader() throws {
+    var form = MultipartFormData(boundary: "b")
+    form.append(
+      Data("x".utf8), name: "fi\n.e\u{35A}vt", fileName: "\nfi\n\u{35A}tvt",
+      mimeType: "text/\r\u{35A}plain")
+    let text = String(decoding: try form.encoded(), as: UTF8.self)
+    #expect(
+      text.contains(
+        "name=\"fi%0A.e\u{35A}vt\"; filename=\"%0Afi%0A\u{35A}tvt\"\r\n"
+          + "Content-Type: text/%0D\u{35A}plain\r\n\r\nx\r\n"))
+    #expect(form.contentLength == text.utf8.count)
+  }
+
   @Test func filesFromDiskGetTheirNameAndAGuessedType() throws {
     let url = try temporaryFile(Data("jpeg".utf8), name: "Photo.JPG")
     defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }

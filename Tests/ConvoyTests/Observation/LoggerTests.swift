@@ -102,6 +102,37 @@ import Testing
     let raw = CURLRendering.command(for: request, redactingSecrets: false)
     #expect(raw.contains(Self.jwt))
   }
+
+  // A quote followed by a combining mark is one character: escaping by characters left it
+  // unescaped, and the rest of the text ran as shell commands when the line was pasted.
+  @Test func aQuoteBeforeACombiningMarkStaysInsideTheShellQuote() throws {
+    var request = URLRequest(url: URL(string: "https://h.example/p")!)
+    let value = "x'\u{301}; echo pwned '"
+    request.setValue(value, forHTTPHeaderField: "X-Note")
+    let command = CURLRendering.command(for: request)
+    let header = try #require(
+      command.components(separatedBy: " \\\n  ").first { $0.hasPrefix("-H ") })
+    #expect(Self.shellWord(String(header.dropFirst(3))) == "X-Note: " + value)
+  }
+
+  /// What a POSIX shell makes of one word written with single quotes and `\'`; `nil` when it is
+  /// not one such word (a quote left open, or anything outside the quotes but `\'`).
+  private static func shellWord(_ word: String) -> String? {
+    var result = ""
+    var isQuoted = false
+    var scalars = word.unicodeScalars.makeIterator()
+    while let scalar = scalars.next() {
+      switch (isQuoted, scalar) {
+      case (_, "'"): isQuoted.toggle()
+      case (true, _): result.unicodeScalars.append(scalar)
+      case (false, "\\"):
+        guard let escaped = scalars.next() else { return nil }
+        result.unicodeScalars.append(escaped)
+      default: return nil
+      }
+    }
+    return isQuoted ? nil : result
+  }
 }
 
 @Suite struct NetworkActivityCounterTests {
