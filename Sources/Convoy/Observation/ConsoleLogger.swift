@@ -35,8 +35,13 @@ public struct ConsoleLogger: EventObserver {
     }
   }
 
-  /// The text of an event's line, without level tag.
+  /// The text of an event's line, without level tag. Text from the server or the error (a
+  /// reason, a header) cannot break it: line breaks and control characters appear as escapes.
   public static func line(for event: ConvoyEvent) -> String {
+    text(for: event).escapingControlCharacters
+  }
+
+  private static func text(for event: ConvoyEvent) -> String {
     let subject = event.call.map { "#\($0.id)" } ?? event.job.map { "job \($0.id)" } ?? "-"
     switch event.kind {
     case .requestCreated(let created):

@@ -73,6 +73,19 @@ import Testing
     #expect(String(decoding: JSONLinesLogger.encode(event), as: UTF8.self).contains("*/*"))
   }
 
+  @Test func aReasonFromTheServerCannotStartALineOrDriveTheTerminal() {
+    let failure = ConvoyEvent(
+      .requestFailed(
+        .init(
+          call: Self.call, url: nil, status: 400,
+          reason: "bad\r\n[convoy] INFO  #9 ← 200\u{1B}[2J\u{2028}end\tok",
+          errorCategory: .invalidInput, duration: 0.1)))
+    let line = ConsoleLogger.line(for: failure)
+    #expect(
+      line == #"#7 failed (invalidInput): bad\r\n[convoy] INFO  #9 ← 200\u{1B}[2J\u{2028}end"#
+        + "\tok")
+  }
+
   @Test func consoleLinesRespectTheLevel() {
     let lines = Locked<[String]>([])
     let logger = ConsoleLogger(level: .warning) { line in lines.withLock { $0.append(line) } }

@@ -82,10 +82,10 @@ private func observationStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 172)
+    #sourceLocation(file: "Docs/Observation.md", line: 174)
     let answer = try await connection.execute(PlacesRequest())
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 173)
+    #sourceLocation(file: "Docs/Observation.md", line: 175)
     if let metrics = answer.metrics, let transfer = metrics.lastTransfer {
       print("\(metrics.attempts) attempt(s), \(metrics.redirects) redirect(s)")
       print("waited \(metrics.queuedDuration) s for a slot, took \(metrics.duration) s")
@@ -96,34 +96,34 @@ private func observationStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 225)
+    #sourceLocation(file: "Docs/Observation.md", line: 227)
     // The trace of the request this service is handling, from its headers:
     let incoming: HTTPHeaders = ["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"]
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 227)
+    #sourceLocation(file: "Docs/Observation.md", line: 229)
     let trace = TraceContext(headers: incoming) ?? TraceContext.newTrace()
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 228)
+    #sourceLocation(file: "Docs/Observation.md", line: 230)
     let places = try await TraceContext.$current.withValue(trace) {
       try await connection.execute(PlacesRequest())
     }
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 242)
+    #sourceLocation(file: "Docs/Observation.md", line: 244)
     let trace = TraceContext.newTrace()
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 243)
+    #sourceLocation(file: "Docs/Observation.md", line: 245)
     let traced = ServerConnection(
       configuration: .staging,
       adapters: ServerConnection.standardAdapters + [TraceContextAdapter { trace }])
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 315)
+    #sourceLocation(file: "Docs/Observation.md", line: 317)
     print(CURLRendering.command(for: urlRequest))
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 316)
+    #sourceLocation(file: "Docs/Observation.md", line: 318)
     // curl \
     //   -X POST \
     //   -H 'Authorization: <redacted>' \
