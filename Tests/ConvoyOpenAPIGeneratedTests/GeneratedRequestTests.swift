@@ -34,6 +34,25 @@ import Testing
     #expect(value.extra == .object(["any": .array([.integer(1), .string("two"), .null])]))
   }
 
+  /// A union whose branches fix the discriminator's value themselves (as OpenAI's streaming
+  /// events do) decodes each value to its branch, the inline one included.
+  @Test func eventsAreChosenByTheValueTheirBranchFixes() throws {
+    func decode(_ json: String) throws -> ArticlesAPI.Event {
+      try JSONDecoder().decode(ArticlesAPI.Event.self, from: Data(json.utf8))
+    }
+    #expect(
+      try decode(#"{"type": "text.delta", "delta": "Hi"}"#)
+        == .textDelta(ArticlesAPI.TextDelta(type: .textDelta, delta: "Hi")))
+    #expect(
+      try decode(#"{"type": "finished"}"#) == .finished(ArticlesAPI.Finished(type: .finished)))
+    guard case .option3(let failure) = try decode(#"{"type": "failed", "retryable": true}"#) else {
+      Issue.record("a failure decoded as another case")
+      return
+    }
+    #expect(failure.retryable == true)
+    #expect(throws: DecodingError.self) { try decode(#"{"type": "unheard-of"}"#) }
+  }
+
   @Test func unknownEnumValuesDoNotBreakDecoding() async throws {
     var changed = article
     changed["status"] = "retracted"

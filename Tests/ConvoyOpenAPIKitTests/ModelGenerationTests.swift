@@ -109,6 +109,46 @@ import Testing
     #expect(source.contains("case \"Dog\":"))
   }
 
+  /// OpenAI's description writes its event unions so: no mapping, and each branch (referenced,
+  /// or inline through `allOf`) fixes the discriminator's value in an enum of one value or a
+  /// `const`. Dispatching on the schema's name alone matched none of its events.
+  @Test func branchesWithoutAMappingAreAlsoChosenByTheValueTheyFix() throws {
+    let schemas = """
+          Event:
+            anyOf:
+              - $ref: '#/components/schemas/Delta'
+              - $ref: '#/components/schemas/Done'
+              - allOf:
+                  - $ref: '#/components/schemas/Failed'
+                  - {type: object, properties: {retryable: {type: boolean}}}
+              - {type: object, properties: {type: {const: stopped}}}
+              - {type: object, properties: {type: {type: string}}}
+              - $ref: '#/components/schemas/AlsoDone'
+            discriminator: {propertyName: type}
+          Delta: {type: object, properties: {type: {type: string, enum: [delta]}}}
+          Done: {type: object, properties: {type: {type: string, enum: [done]}}}
+          AlsoDone: {type: object, properties: {type: {type: string, enum: [done]}}}
+          Failed:
+            allOf:
+              - $ref: '#/components/schemas/Base'
+              - {type: object, properties: {type: {type: string, enum: [failed]}}}
+          Base: {type: object, properties: {type: {type: string, enum: [base]}}}
+      """
+    let output = try #require(generate(document(schemas: schemas, version: "3.1.0")))
+    let source = output.flatSource
+    #expect(source.contains("case \"Delta\", \"delta\":"))
+    #expect(source.contains("case \"Done\", \"done\":"))
+    // The last allOf part's value wins, as its properties do when they are merged.
+    #expect(source.contains("case \"failed\": self = .option3("))
+    #expect(!source.contains("case \"base\": self = .option3("))
+    #expect(source.contains("case \"stopped\":"))
+    // A value already claimed stays with the first branch: one `case` per value.
+    #expect(source.contains("case \"AlsoDone\":"))
+    // Only the branch whose property is free is tried by decoding, and warned about.
+    let warnings = output.warnings.filter { $0.message.contains("inline branch") }
+    #expect(warnings.map(\.pointer) == ["#/components/schemas/Event/anyOf/4"])
+  }
+
   @Test func anyOfWithoutADiscriminatorTriesEachCase() throws {
     let schemas = "      Id:\n        anyOf: [{type: string}, {type: integer}]"
     let source = try #require(generate(document(schemas: schemas))).flatSource

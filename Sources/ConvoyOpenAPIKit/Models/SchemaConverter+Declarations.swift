@@ -108,14 +108,23 @@ extension SchemaConverter {
     }
     var names = SwiftNaming.Registry()
     var choices: [TypeDeclaration.Choice] = []
+    // A value names one branch: the first that claims it.
+    var claimed: Set<String> = []
     for (offset, branch) in branches {
       let branchPointer = pointer + [keyword, String(offset)]
       let (type, _) = convert(
         branch, pointer: branchPointer, name: "Option\(offset + 1)", parent: fullName)
       var values: [String] = []
       if let discriminator {
+        let fixed = fixedValue(of: discriminator, in: branch)
         if let reference = branch["$ref"]?.string {
-          values = mapping[reference] ?? [JSONPointer.tokens(of: reference).last ?? ""]
+          // Without a mapping the standard names the schema, but many documents (OpenAI's,
+          // among others) mean the one value the branch's own property allows; both are
+          // accepted, or such answers would match no case.
+          let schemaName: String? = JSONPointer.tokens(of: reference).last
+          values = mapping[reference] ?? [schemaName, fixed].compactMap { $0 }
+        } else if let fixed {
+          values = [fixed]
         } else {
           warn(
             branchPointer,
@@ -123,6 +132,7 @@ extension SchemaConverter {
           )
         }
       }
+      values = values.filter { claimed.insert($0).inserted }
       choices.append(
         TypeDeclaration.Choice(
           name: names.unique(caseName(for: type)), type: type, discriminatorValues: values))
@@ -131,6 +141,22 @@ extension SchemaConverter {
       TypeDeclaration(
         fullName: fullName, kind: .choice(choices, discriminator: discriminator),
         documentation: documentation(schema)))
+  }
+
+  /// The one string a schema's `property` can hold (`const`, or an `enum` of one value), found
+  /// in its own properties first, then in its `allOf` parts, the last part first (as properties
+  /// are merged); `nil` when the property is free or absent.
+  private func fixedValue(of property: String, in schema: YAMLValue, depth: Int = 0) -> String? {
+    guard depth < 32, let resolved = document.resolved(schema) else { return nil }
+    if let field = resolved["properties"]?[property].flatMap(document.resolved) {
+      if let value = field["const"]?.string { return value }
+      if let values = field["enum"]?.array, values.count == 1 { return values[0].string }
+      return nil
+    }
+    for part in (resolved["allOf"]?.array ?? []).reversed() {
+      if let value = fixedValue(of: property, in: part, depth: depth + 1) { return value }
+    }
+    return nil
   }
 
   private func caseName(for type: TypeRef) -> String {

@@ -438,6 +438,337 @@ extension ArticlesAPI {
 }
 
 extension ArticlesAPI {
+  /// The `Event` schema.
+  indirect enum Event: Codable, Hashable, Sendable {
+    /// The value is a `ArticlesAPI.TextDelta`.
+    case textDelta(ArticlesAPI.TextDelta)
+    /// The value is a `ArticlesAPI.Finished`.
+    case finished(ArticlesAPI.Finished)
+    /// The value is a `ArticlesAPI.Event.Option3`.
+    case option3(ArticlesAPI.Event.Option3)
+
+    /// Decodes the case the discriminator names, or the first that decodes.
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: ArticlesAPI.AnyKey.self)
+      let key = ArticlesAPI.AnyKey("type")
+      switch try container.decodeIfPresent(String.self, forKey: key) {
+        case "TextDelta", "text.delta":
+          self = .textDelta(try decoder.singleValueContainer().decode(ArticlesAPI.TextDelta.self))
+          return
+        case "Finished", "finished":
+          self = .finished(try decoder.singleValueContainer().decode(ArticlesAPI.Finished.self))
+          return
+        case "failed":
+          self = .option3(try decoder.singleValueContainer().decode(ArticlesAPI.Event.Option3.self))
+          return
+        default: break
+      }
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: decoder.codingPath, debugDescription: "matches no case of Event"))
+    }
+
+    /// Encodes the case's value as it is.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      switch self {
+        case .textDelta(let value): try container.encode(value)
+        case .finished(let value): try container.encode(value)
+        case .option3(let value): try container.encode(value)
+      }
+    }
+  }
+}
+
+extension ArticlesAPI.Event {
+  /// Failure
+  struct Option3: Codable, Hashable, Sendable {
+    /// The `type` field.
+    var type: ArticlesAPI.Event.Option3.TypeModel
+    /// The `reason` field.
+    var reason: String?
+    /// The `retryable` field.
+    var retryable: Bool?
+
+    /// Creates the value from its fields.
+    init(type: ArticlesAPI.Event.Option3.TypeModel, reason: String? = nil, retryable: Bool? = nil) {
+      self.type = type
+      self.reason = reason
+      self.retryable = retryable
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case type = "type"
+      case reason = "reason"
+      case retryable = "retryable"
+    }
+
+    /// Decodes the value from its JSON object.
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      self.type = try container.decode(ArticlesAPI.Event.Option3.TypeModel.self, forKey: .type)
+      self.reason = try container.decodeIfPresent(String.self, forKey: .reason)
+      self.retryable = try container.decodeIfPresent(Bool.self, forKey: .retryable)
+    }
+
+    /// Encodes the value as a JSON object; a required field that is `nil` is `null`.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(self.type, forKey: .type)
+      try container.encodeIfPresent(self.reason, forKey: .reason)
+      try container.encodeIfPresent(self.retryable, forKey: .retryable)
+    }
+  }
+}
+
+extension ArticlesAPI.Event.Option3 {
+  /// The `TypeModel` schema.
+  enum TypeModel: RawRepresentable, Codable, Hashable, Sendable {
+    /// "failed"
+    case failed
+    /// A value this client does not know yet; decoding it does not fail.
+    case unknown(String)
+
+    /// The case for `rawValue`, ``unknown(_:)`` for a value not in the document.
+    init(rawValue: String) {
+      switch rawValue {
+        case "failed": self = .failed
+        default: self = .unknown(rawValue)
+      }
+    }
+
+    /// The value sent over the wire.
+    var rawValue: String {
+      switch self {
+        case .failed: "failed"
+        case .unknown(let value): value
+      }
+    }
+
+    /// Decodes any string, known or not.
+    init(from decoder: any Decoder) throws {
+      self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    /// Encodes the raw value.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(rawValue)
+    }
+  }
+}
+
+extension ArticlesAPI {
+  /// The `TextDelta` schema.
+  struct TextDelta: Codable, Hashable, Sendable {
+    /// The `type` field.
+    var type: ArticlesAPI.TextDelta.TypeModel
+    /// The `delta` field.
+    var delta: String
+
+    /// Creates the value from its fields.
+    init(type: ArticlesAPI.TextDelta.TypeModel, delta: String) {
+      self.type = type
+      self.delta = delta
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case type = "type"
+      case delta = "delta"
+    }
+
+    /// Decodes the value from its JSON object.
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      self.type = try container.decode(ArticlesAPI.TextDelta.TypeModel.self, forKey: .type)
+      self.delta = try container.decode(String.self, forKey: .delta)
+    }
+
+    /// Encodes the value as a JSON object; a required field that is `nil` is `null`.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(self.type, forKey: .type)
+      try container.encode(self.delta, forKey: .delta)
+    }
+  }
+}
+
+extension ArticlesAPI.TextDelta {
+  /// The `TypeModel` schema.
+  enum TypeModel: RawRepresentable, Codable, Hashable, Sendable {
+    /// "text.delta"
+    case textDelta
+    /// A value this client does not know yet; decoding it does not fail.
+    case unknown(String)
+
+    /// The case for `rawValue`, ``unknown(_:)`` for a value not in the document.
+    init(rawValue: String) {
+      switch rawValue {
+        case "text.delta": self = .textDelta
+        default: self = .unknown(rawValue)
+      }
+    }
+
+    /// The value sent over the wire.
+    var rawValue: String {
+      switch self {
+        case .textDelta: "text.delta"
+        case .unknown(let value): value
+      }
+    }
+
+    /// Decodes any string, known or not.
+    init(from decoder: any Decoder) throws {
+      self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    /// Encodes the raw value.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(rawValue)
+    }
+  }
+}
+
+extension ArticlesAPI {
+  /// The `Finished` schema.
+  struct Finished: Codable, Hashable, Sendable {
+    /// The `type` field.
+    var type: ArticlesAPI.Finished.TypeModel
+
+    /// Creates the value from its fields.
+    init(type: ArticlesAPI.Finished.TypeModel) {
+      self.type = type
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case type = "type"
+    }
+
+    /// Decodes the value from its JSON object.
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      self.type = try container.decode(ArticlesAPI.Finished.TypeModel.self, forKey: .type)
+    }
+
+    /// Encodes the value as a JSON object; a required field that is `nil` is `null`.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(self.type, forKey: .type)
+    }
+  }
+}
+
+extension ArticlesAPI.Finished {
+  /// The `TypeModel` schema.
+  enum TypeModel: RawRepresentable, Codable, Hashable, Sendable {
+    /// "finished"
+    case finished
+    /// A value this client does not know yet; decoding it does not fail.
+    case unknown(String)
+
+    /// The case for `rawValue`, ``unknown(_:)`` for a value not in the document.
+    init(rawValue: String) {
+      switch rawValue {
+        case "finished": self = .finished
+        default: self = .unknown(rawValue)
+      }
+    }
+
+    /// The value sent over the wire.
+    var rawValue: String {
+      switch self {
+        case .finished: "finished"
+        case .unknown(let value): value
+      }
+    }
+
+    /// Decodes any string, known or not.
+    init(from decoder: any Decoder) throws {
+      self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    /// Encodes the raw value.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(rawValue)
+    }
+  }
+}
+
+extension ArticlesAPI {
+  /// The `Failed` schema.
+  struct Failed: Codable, Hashable, Sendable {
+    /// The `type` field.
+    var type: ArticlesAPI.Failed.TypeModel
+    /// The `reason` field.
+    var reason: String?
+
+    /// Creates the value from its fields.
+    init(type: ArticlesAPI.Failed.TypeModel, reason: String? = nil) {
+      self.type = type
+      self.reason = reason
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case type = "type"
+      case reason = "reason"
+    }
+
+    /// Decodes the value from its JSON object.
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      self.type = try container.decode(ArticlesAPI.Failed.TypeModel.self, forKey: .type)
+      self.reason = try container.decodeIfPresent(String.self, forKey: .reason)
+    }
+
+    /// Encodes the value as a JSON object; a required field that is `nil` is `null`.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(self.type, forKey: .type)
+      try container.encodeIfPresent(self.reason, forKey: .reason)
+    }
+  }
+}
+
+extension ArticlesAPI.Failed {
+  /// The `TypeModel` schema.
+  enum TypeModel: RawRepresentable, Codable, Hashable, Sendable {
+    /// "failed"
+    case failed
+    /// A value this client does not know yet; decoding it does not fail.
+    case unknown(String)
+
+    /// The case for `rawValue`, ``unknown(_:)`` for a value not in the document.
+    init(rawValue: String) {
+      switch rawValue {
+        case "failed": self = .failed
+        default: self = .unknown(rawValue)
+      }
+    }
+
+    /// The value sent over the wire.
+    var rawValue: String {
+      switch self {
+        case .failed: "failed"
+        case .unknown(let value): value
+      }
+    }
+
+    /// Decodes any string, known or not.
+    init(from decoder: any Decoder) throws {
+      self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    /// Encodes the raw value.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(rawValue)
+    }
+  }
+}
+
+extension ArticlesAPI {
   /// The `Shape` schema.
   indirect enum Shape: Codable, Hashable, Sendable {
     /// The value is a `String`.
