@@ -46,7 +46,7 @@
     @discardableResult
     mutating func add(line bytes: UnsafeBufferPointer<UInt8>) -> Bool {
       guard exceededLimit == nil else { return false }
-      if bytes.starts(with: "HTTP/".utf8) { headSize = 0 }
+      if Self.isStatusLine(bytes) { headSize = 0 }
       headSize += bytes.count
       guard headSize <= limits.maximumHeadSize else {
         exceededLimit = limits.failure("maximumHeadSize", limits.maximumHeadSize)
@@ -62,7 +62,7 @@
         return statusCode >= 200
       }
       let line = UnsafeBufferPointer(rebasing: bytes[0..<end])
-      if line.starts(with: "HTTP/".utf8) {
+      if Self.isStatusLine(line) {
         startHead(statusLine: line)
       } else if Self.isBlank(line[0]) {
         // Obsolete line folding (RFC 9112 §5.2): the line continues the previous value.
@@ -114,6 +114,14 @@
         return known
       }
       return text(bytes)
+    }
+
+    /// Whether the line starts with `HTTP/`, byte by byte: the generic `starts(with:)` over a
+    /// string's UTF-8 view cost about a hundred instructions per header line.
+    private static func isStatusLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+      bytes.count >= 5 && bytes[0] == UInt8(ascii: "H") && bytes[1] == UInt8(ascii: "T")
+        && bytes[2] == UInt8(ascii: "T") && bytes[3] == UInt8(ascii: "P")
+        && bytes[4] == UInt8(ascii: "/")
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool {
