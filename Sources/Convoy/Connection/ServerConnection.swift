@@ -22,6 +22,8 @@ public final class ServerConnection: Sendable {
   public let observers: [any EventObserver]
   /// The session and its renewal.
   let authentication: SessionController
+  /// Made once: see ``pipeline``.
+  private let sharedPipeline: CallPipeline
   /// The configured OAuth2 client and its server's endpoints.
   let authorizationServer: AuthorizationServer
   /// How many requests this connection sends at once, across all jobs; more wait their turn.
@@ -74,6 +76,9 @@ public final class ServerConnection: Sendable {
     self.authentication = SessionController(
       configuration: configuration.authentication, store: sessionStore,
       clock: configuration.clock)
+    self.sharedPipeline = CallPipeline(
+      configuration: configuration, transport: network, decoder: decoder, adapters: adapters,
+      decisions: decisions, authentication: authentication, observers: observers)
     // The renewal pipeline has no session of its own, so renewing can never recurse, and it
     // holds no reference back to the controller, so there is no cycle. It reports to the same
     // observers: a renewal is a call like any other, logged and counted, redacted the same way.
@@ -98,11 +103,9 @@ public final class ServerConnection: Sendable {
     }
   }
 
-  var pipeline: CallPipeline {
-    CallPipeline(
-      configuration: configuration, transport: transport, decoder: decoder, adapters: adapters,
-      decisions: decisions, authentication: authentication, observers: observers)
-  }
+  /// The road every call of this connection travels; each operation keeps a copy, which shares
+  /// the connection's parts rather than copying them.
+  var pipeline: CallPipeline { sharedPipeline }
 
   /// Sends `request` and returns its typed answer.
   ///

@@ -7,19 +7,56 @@ import Foundation
 /// The one road every call travels: build → adapters → exchange → decisions → value, again for
 /// each retry or restart.
 struct CallPipeline: Sendable {
-  let configuration: ServerConfiguration
-  let transport: any HTTPTransport
-  let decoder: JSONDecoder
-  let adapters: [any RequestAdapter]
-  let decisions: [any ResponseDecision]
+  /// What every call through one connection shares, held once: a copy of the pipeline (every
+  /// operation keeps one, waiting calls included) is then one reference, not a copy of the whole
+  /// configuration with a retain for each value it holds.
+  private final class Shared: Sendable {
+    let configuration: ServerConfiguration
+    let transport: any HTTPTransport
+    let decoder: JSONDecoder
+    let adapters: [any RequestAdapter]
+    let decisions: [any ResponseDecision]
+    let authentication: (any CallAuthentication)?
+
+    init(
+      configuration: ServerConfiguration, transport: any HTTPTransport, decoder: JSONDecoder,
+      adapters: [any RequestAdapter], decisions: [any ResponseDecision],
+      authentication: (any CallAuthentication)?
+    ) {
+      self.configuration = configuration
+      self.transport = transport
+      self.decoder = decoder
+      self.adapters = adapters
+      self.decisions = decisions
+      self.authentication = authentication
+    }
+  }
+
+  private let shared: Shared
+  var configuration: ServerConfiguration { shared.configuration }
+  var transport: any HTTPTransport { shared.transport }
+  var decoder: JSONDecoder { shared.decoder }
+  var adapters: [any RequestAdapter] { shared.adapters }
+  var decisions: [any ResponseDecision] { shared.decisions }
   /// The session that signs `.accessToken` requests; `nil` for the pipeline that renews tokens.
-  let authentication: (any CallAuthentication)?
+  var authentication: (any CallAuthentication)? { shared.authentication }
   /// Receive every event of every call.
   var observers: [any EventObserver] = []
   /// The job the calls belong to, for events.
   var jobID: UInt64? = nil
   /// The call's metrics, started by the operation holding its network slot.
   var metrics: CallMetricsRecorder? = nil
+
+  init(
+    configuration: ServerConfiguration, transport: any HTTPTransport, decoder: JSONDecoder,
+    adapters: [any RequestAdapter], decisions: [any ResponseDecision],
+    authentication: (any CallAuthentication)?, observers: [any EventObserver] = []
+  ) {
+    shared = Shared(
+      configuration: configuration, transport: transport, decoder: decoder, adapters: adapters,
+      decisions: decisions, authentication: authentication)
+    self.observers = observers
+  }
 
   /// Restarts beyond this (plus the policy's retries) are a decision chain that never settles;
   /// the call fails instead.
