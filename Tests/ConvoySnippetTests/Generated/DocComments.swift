@@ -115,8 +115,8 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func ServerConnection_127() async throws {
-    #sourceLocation(file: "Sources/Convoy/Connection/ServerConnection.swift", line: 127)
+  static func ServerConnection_130() async throws {
+    #sourceLocation(file: "Sources/Convoy/Connection/ServerConnection.swift", line: 130)
     let answer = try await connection.execute(UploadPhoto(file: photo)) { progress in
       print(progress)  // "1.5 MB of 10 MB"
     }
