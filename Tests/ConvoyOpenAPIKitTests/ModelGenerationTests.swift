@@ -149,6 +149,27 @@ import Testing
     #expect(warnings.map(\.pointer) == ["#/components/schemas/Event/anyOf/4"])
   }
 
+  /// Each level's two `allOf` parts refer to the same schema below it: read part by part, the
+  /// search for the discriminator's value visits 2³⁰ schemas (it had not finished after 150 s);
+  /// each is read once instead.
+  @Test func aDiamondOfAllOfPartsIsSearchedForTheValueOnce() throws {
+    var schemas = """
+          Event:
+            oneOf: [{$ref: '#/components/schemas/Level0'}, {$ref: '#/components/schemas/Other'}]
+            discriminator: {propertyName: type}
+          Other: {type: object, properties: {type: {type: string, enum: [other]}}}
+
+      """
+    for level in 0..<30 {
+      let next = "'#/components/schemas/Level\(level + 1)'"
+      schemas += "    Level\(level): {allOf: [{$ref: \(next)}, {$ref: \(next)}]}\n"
+    }
+    schemas += "    Level30: {type: object, properties: {name: {type: string}}}"
+    let source = try #require(generate(document(schemas: schemas))).flatSource
+    #expect(source.contains("case \"Level0\":"))
+    #expect(source.contains("case \"Other\", \"other\":"))
+  }
+
   @Test func anyOfWithoutADiscriminatorTriesEachCase() throws {
     let schemas = "      Id:\n        anyOf: [{type: string}, {type: integer}]"
     let source = try #require(generate(document(schemas: schemas))).flatSource

@@ -116,14 +116,16 @@ extension SchemaConverter {
         branch, pointer: branchPointer, name: "Option\(offset + 1)", parent: fullName)
       var values: [String] = []
       if let discriminator {
-        let fixed = fixedValue(of: discriminator, in: branch)
-        if let reference = branch["$ref"]?.string {
+        var seen: Set<String> = []
+        if let reference = branch["$ref"]?.string, let mapped = mapping[reference] {
+          values = mapped
+        } else if let reference = branch["$ref"]?.string {
           // Without a mapping the standard names the schema, but many documents (OpenAI's,
           // among others) mean the one value the branch's own property allows; both are
           // accepted, or such answers would match no case.
-          let schemaName: String? = JSONPointer.tokens(of: reference).last
-          values = mapping[reference] ?? [schemaName, fixed].compactMap { $0 }
-        } else if let fixed {
+          let fixed = fixedValue(of: discriminator, in: branch, seen: &seen)
+          values = [JSONPointer.tokens(of: reference).last, fixed].compactMap { $0 }
+        } else if let fixed = fixedValue(of: discriminator, in: branch, seen: &seen) {
           values = [fixed]
         } else {
           warn(
@@ -146,15 +148,23 @@ extension SchemaConverter {
   /// The one string a schema's `property` can hold (`const`, or an `enum` of one value), found
   /// in its own properties first, then in its `allOf` parts, the last part first (as properties
   /// are merged); `nil` when the property is free or absent.
-  private func fixedValue(of property: String, in schema: YAMLValue, depth: Int = 0) -> String? {
+  ///
+  /// A referenced part is read once (`seen`), as `collectProperties` does: parts that refer to
+  /// the same schema again and again would otherwise make the walk exponential.
+  private func fixedValue(
+    of property: String, in schema: YAMLValue, seen: inout Set<String>, depth: Int = 0
+  ) -> String? {
     guard depth < 32, let resolved = document.resolved(schema) else { return nil }
+    if let reference = schema["$ref"]?.string, !seen.insert(reference).inserted { return nil }
     if let field = resolved["properties"]?[property].flatMap(document.resolved) {
       if let value = field["const"]?.string { return value }
       if let values = field["enum"]?.array, values.count == 1 { return values[0].string }
       return nil
     }
     for part in (resolved["allOf"]?.array ?? []).reversed() {
-      if let value = fixedValue(of: property, in: part, depth: depth + 1) { return value }
+      if let value = fixedValue(of: property, in: part, seen: &seen, depth: depth + 1) {
+        return value
+      }
     }
     return nil
   }
