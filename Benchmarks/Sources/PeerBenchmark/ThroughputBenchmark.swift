@@ -18,6 +18,11 @@ func runThroughputBenchmark(nginx: LocalNginx, authorityFile: URL?) {
   let seconds = environment["PEER_BENCH_SECONDS"].flatMap(Double.init) ?? 2
   let rounds = max(1, environment["PEER_BENCH_ROUNDS"].flatMap(Int.init) ?? 5)
   let inFlightCounts = [1, 8]
+  // `PEER_BENCH_CLIENTS=ahc,convoy-curl` measures those clients alone (their command-line
+  // names, as `memory-case` takes them): for comparing a few quickly.
+  let chosen = environment["PEER_BENCH_CLIENTS"].map {
+    Set($0.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespaces)) })
+  }
   var servers = [PeerServer(port: nginx.port, authorityFile: nil)]
   if let port = nginx.tlsPort, let authorityFile {
     servers.append(PeerServer(port: port, authorityFile: authorityFile))
@@ -25,7 +30,7 @@ func runThroughputBenchmark(nginx: LocalNginx, authorityFile: URL?) {
   var fetchers: [(PeerServer, PeerClient, any PeerFetcher)] = []
   print("negotiated (checked on each client before it is measured):")
   for server in servers {
-    for client in PeerClient.allCases {
+    for client in PeerClient.allCases where chosen?.contains(client.argument) ?? true {
       let name = "  \(client.rawValue), \(server.protocolName)"
       guard let fetcher = client.makeFetcher(server: server, concurrency: inFlightCounts.max()!)
       else {
