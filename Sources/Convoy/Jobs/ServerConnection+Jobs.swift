@@ -137,7 +137,9 @@ extension ServerConnection {
   ///
   /// The call takes the road of an awaited ``execute(_:)``, in a task of its own: its
   /// ``NetworkRequestOperation`` holds one of the connection's network slots, shared with every
-  /// other call and job, and reports the same events.
+  /// other call and job, and reports the same events. The task starts on the calling thread:
+  /// when a slot is free, the request is built and handed to the transport before this method
+  /// returns, and nothing but `completion` runs on `completionQueue`.
   /// - Parameters:
   ///   - request: What to send.
   ///   - completionQueue: Where `completion` runs: Convoy's serial
@@ -161,7 +163,9 @@ extension ServerConnection {
     let progress = JobProgressTracker(queue: nil, handler: nil)
     token.attach(progress)
     let context = OperationContext(queues: jobQueues, progress: progress)
-    let task = Task {
+    // The call begins on the calling thread, as an awaited call begins in its task: only its
+    // beginning, up to the transfer (or the wait for a slot), runs before this returns.
+    let task = Task.startingHere {
       let result: Result<Request.Response, any Error>
       do {
         result = .success(try await operation.runInCallingTask(on: context))

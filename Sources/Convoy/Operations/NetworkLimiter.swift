@@ -38,17 +38,22 @@ final class NetworkLimiter: Sendable {
     return waiter
   }
 
-  /// Takes a slot, waiting without a thread while none is free: `true` once the caller holds
-  /// it, `false` when the task was cancelled first. A free slot is taken with no suspension.
-  func acquire() async -> Bool {
-    let isFree = state.withLock { state in
+  /// Takes a free slot: `true` when the caller now holds one, `false` (and nothing changed)
+  /// when every slot is taken or others are waiting for one.
+  func tryAcquire() -> Bool {
+    state.withLock { state in
       guard state.inFlight < limit, state.firstWaiting == state.waiting.count else {
         return false
       }
       state.inFlight += 1
       return true
     }
-    if isFree { return true }
+  }
+
+  /// Takes a slot, waiting without a thread while none is free: `true` once the caller holds
+  /// it, `false` when the task was cancelled first. A free slot is taken with no suspension.
+  func acquire() async -> Bool {
+    if tryAcquire() { return true }
     let waiter = Waiter(nil)
     return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in

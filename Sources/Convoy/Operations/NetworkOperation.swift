@@ -34,11 +34,19 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
 
   /// Takes a network slot (waiting for one without a thread), then does the work in a task of
   /// its own; in a calling task's run, does nothing more than mark the start.
+  ///
+  /// With a slot free, the task starts on the queue's thread that called this, which is there
+  /// to start operations; the work's first wait (the transfer) frees it.
   public override func execute() {
     if stateLock.withLock({ runsInCallingTask }) { return }
     guard let limiter = context?.queues.network else {
       // On a queue of the caller's own, outside any connection's limit.
-      performInTask()
+      performInTask(startingHere: true)
+      return
+    }
+    if limiter.tryAcquire() {
+      hold(limiter)
+      performInTask(startingHere: true)
       return
     }
     let waiter = limiter.acquire { [self] granted in
@@ -47,17 +55,20 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
         return
       }
       hold(limiter)
-      performInTask()
+      // Granted on the thread that freed the slot, at the end of another call: a task of its
+      // own keeps that call's end from running this call's beginning.
+      performInTask(startingHere: false)
     }
     onCancel { limiter.withdraw(waiter) }
   }
 
-  private func performInTask() {
+  private func performInTask(startingHere: Bool) {
     var pipeline = pipeline
     pipeline.jobID = context?.jobID
-    let task = Task { [self, pipeline] in
+    let work: @Sendable () async -> Void = { [self, pipeline] in
       finish(with: await metrics.measuring { await perform(with: pipeline) })
     }
+    let task = startingHere ? Task.startingHere(work) : Task<Void, Never>(operation: work)
     onCancel { task.cancel() }
   }
 

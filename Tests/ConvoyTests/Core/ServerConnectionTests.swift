@@ -259,6 +259,27 @@ private struct SlowRequest: RequestDescribing {
     #expect(try result.get().value.count == 1)
   }
 
+  @Test func aCompletionHandlerCallReachesTheTransportBeforeExecuteReturns() async throws {
+    let (connection, transport) = connection { _ in .json([["id": 1, "name": "A"]]) }
+    let outcome = Outcome<Bool>()
+    connection.execute(PlacesRequest(), completionQueue: testQueue) {
+      outcome.record((try? $0.get()) != nil)
+    }
+    // Begun on this thread, with a slot free and nothing to wait for: no hand-over to another.
+    #expect(transport.requests.count == 1)
+    #expect(await outcome.first() == true)
+  }
+
+  @Test func anOperationStartedByHandReachesTheTransportBeforeStartReturns() async throws {
+    let (connection, transport) = connection { _ in .json([["id": 1, "name": "A"]]) }
+    let operation = connection.operation(for: PlacesRequest())
+    // As an app's own queue would: the starting thread begins the call.
+    operation.start()
+    #expect(transport.requests.count == 1)
+    #expect(await eventually { operation.isFinished })
+    #expect(try operation.result?.get().value.count == 1)
+  }
+
   @Test func aCompletionHandlerCallsTokenShowsItsOneUnitDone() async throws {
     let (connection, _) = connection { _ in .json([["id": 1, "name": "A"]]) }
     let outcome = Outcome<Bool>()

@@ -16,6 +16,21 @@ import Testing
     #expect(limiter.operationCount == 2)
   }
 
+  @Test func tryingForASlotTakesOnlyAFreeOneAndNeverQueuesAhead() {
+    let limiter = NetworkLimiter(limit: 1)
+    #expect(limiter.tryAcquire())
+    #expect(!limiter.tryAcquire())
+    let granted = Locked<Bool?>(nil)
+    limiter.acquire { outcome in granted.withLock { $0 = outcome } }
+    // The released slot goes to the waiter in line, not to a caller that only tries.
+    limiter.release()
+    #expect(granted.current == true)
+    #expect(!limiter.tryAcquire())
+    limiter.release()
+    #expect(limiter.tryAcquire())
+    #expect(limiter.operationCount == 1)
+  }
+
   @Test func releasedSlotsGoToTheWaitersInTheOrderTheyCame() {
     let limiter = NetworkLimiter(limit: 1)
     let order = Locked<[Int]>([])

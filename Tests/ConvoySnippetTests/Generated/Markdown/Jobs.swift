@@ -191,7 +191,7 @@ private struct ScreenJob: Job {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Jobs.md", line: 253)
+#sourceLocation(file: "Docs/Jobs.md", line: 256)
 private final class ThumbnailOperation: ResultOperation<Image>, @unchecked Sendable {
   let source: URL
   let renderer: ThumbnailRenderer
