@@ -13,6 +13,14 @@ func processCPUTime() -> Double {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
+/// How many times this process's threads were switched out so far, voluntarily (to wait) or
+/// not (preempted): every hand-over of work to a sleeping thread shows here.
+func processContextSwitches() -> Int {
+  var usage = rusage()
+  getrusage(RUSAGE_SELF.rawValue, &usage)
+  return usage.ru_nvcsw + usage.ru_nivcsw
+}
+
 /// This process's peak resident set (`VmHWM`), in KiB; 0 if unknown.
 func peakResidentKilobytes() -> Int {
   statusField("VmHWM")

@@ -9,8 +9,11 @@ import Foundation
 /// client once, and `PEER_BENCH_ROUNDS` rounds (default 5) are run, so a burst of load elsewhere
 /// on the machine lands on all clients rather than on whichever ran at that moment. Each client
 /// is warmed up (0.3 s) before the first round, so its connections are open. The figures shown
-/// are the medians over the rounds, of throughput and of CPU per request separately. CPU is the
-/// whole process's user + system time (getrusage): nginx is another process.
+/// are the medians over the rounds, of throughput, of CPU per request and of context switches
+/// per request separately. CPU is the whole process's user + system time (getrusage): nginx is
+/// another process. Context switches (getrusage's voluntary and involuntary ones) count the
+/// times a thread of the client went to sleep or was preempted: each hand-over of a call to a
+/// sleeping thread, and back, shows there.
 ///
 /// - Parameter authorityFile: The run's authority, when nginx has an HTTPS port.
 func runThroughputBenchmark(nginx: LocalNginx, authorityFile: URL?) {
@@ -87,6 +90,7 @@ func runThroughputBenchmark(nginx: LocalNginx, authorityFile: URL?) {
       client: cell.client, server: cell.server, bodyBytes: cell.bodyBytes, inFlight: cell.inFlight,
       requestsPerSecond: median(measurements.map(\.requestsPerSecond)),
       cpuMicroseconds: median(measurements.map(\.cpuMicrosecondsPerRequest)),
+      switches: median(measurements.map(\.contextSwitchesPerRequest)),
       requests: measurements.map(\.requests).reduce(0, +),
       failures: measurements.map(\.failures).reduce(0, +))
   }
@@ -120,6 +124,7 @@ private struct Cell {
   func measure(seconds: Double) -> Measurement {
     let budget = RequestBudget(limit: 100_000, seconds: seconds)
     let before = processCPUTime()
+    let switchesBefore = processContextSwitches()
     let started = Date()
     let (fetcher, path, url, inFlight) = (self.fetcher, self.path, self.url, self.inFlight)
     runBlocking {
@@ -147,7 +152,8 @@ private struct Cell {
     let (completed, failures) = budget.counts
     return Measurement(
       requests: completed, failures: failures, seconds: elapsed,
-      cpuSeconds: processCPUTime() - before)
+      cpuSeconds: processCPUTime() - before,
+      contextSwitches: processContextSwitches() - switchesBefore)
   }
 }
 
@@ -191,9 +197,11 @@ private struct Measurement {
   let failures: Int
   let seconds: Double
   let cpuSeconds: Double
+  let contextSwitches: Int
 
   var requestsPerSecond: Double { Double(requests) / seconds }
   var cpuMicrosecondsPerRequest: Double { cpuSeconds * 1e6 / Double(max(requests, 1)) }
+  var contextSwitchesPerRequest: Double { Double(contextSwitches) / Double(max(requests, 1)) }
 }
 
 private struct Row {
@@ -203,19 +211,22 @@ private struct Row {
   let inFlight: Int
   let requestsPerSecond: Double
   let cpuMicroseconds: Double
+  /// Context switches of the client's process per request: the thread hand-overs a call costs.
+  let switches: Double
   let requests: Int
   let failures: Int
 
   static let header =
     "client".padded(22) + "protocol".padded(10) + "body".padded(8) + "in flight".padded(11)
     + "req/s".padded(10)
-    + "CPU µs/req".padded(12) + "requests".padded(10) + "failures"
+    + "CPU µs/req".padded(12) + "switches/req".padded(14) + "requests".padded(10) + "failures"
 
   var line: String {
     client.rawValue.padded(22) + server.protocolName.padded(10)
       + "\(bodyBytes / 1_024) KB".padded(8) + "\(inFlight)".padded(11)
       + String(format: "%.0f", requestsPerSecond).padded(10)
-      + String(format: "%.0f", cpuMicroseconds).padded(12) + "\(requests)".padded(10)
+      + String(format: "%.0f", cpuMicroseconds).padded(12)
+      + String(format: "%.1f", switches).padded(14) + "\(requests)".padded(10)
       + "\(failures)"
   }
 }
