@@ -33,32 +33,47 @@ final class NetworkLimiter: Sendable {
   /// withdrawn first.
   @discardableResult
   func acquire(_ granted: @escaping @Sendable (Bool) -> Void) -> Waiter {
-    let waiter = Waiter(granted)
-    take(or: waiter)
+    let waiter = Waiter()
+    let isFree = state.withLock { state -> Bool in
+      guard takeFreeSlot(&state) else {
+        waiter.handler = granted
+        state.waiting.append(waiter)
+        return false
+      }
+      waiter.outcome = true
+      return true
+    }
+    if isFree { granted(true) }
     return waiter
   }
 
   /// Takes a free slot: `true` when the caller now holds one, `false` (and nothing changed)
   /// when every slot is taken or others are waiting for one.
   func tryAcquire() -> Bool {
-    state.withLock { state in
-      guard state.inFlight < limit, state.firstWaiting == state.waiting.count else {
-        return false
-      }
-      state.inFlight += 1
-      return true
-    }
+    state.withLock { takeFreeSlot(&$0) }
   }
 
   /// Takes a slot, waiting without a thread while none is free: `true` once the caller holds
   /// it, `false` when the task was cancelled first. A free slot is taken with no suspension.
   func acquire() async -> Bool {
     if tryAcquire() { return true }
-    let waiter = Waiter(nil)
+    let waiter = Waiter()
     return await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        waiter.wait(continuation)
-        take(or: waiter)
+      // Unchecked: the limiter resumes a waiter's continuation once, under its lock's rules, and
+      // a checked one would allocate a canary for every waiting call.
+      await withUnsafeContinuation { continuation in
+        let outcome = state.withLock { state -> Bool? in
+          // Withdrawn before it could queue: the task was cancelled first.
+          if let outcome = waiter.outcome { return outcome }
+          if takeFreeSlot(&state) {
+            waiter.outcome = true
+            return true
+          }
+          waiter.continuation = continuation
+          state.waiting.append(waiter)
+          return nil
+        }
+        if let outcome { continuation.resume(returning: outcome) }
       }
     } onCancel: {
       withdraw(waiter)
@@ -67,7 +82,7 @@ final class NetworkLimiter: Sendable {
 
   /// Gives a slot back: the first waiter gets it, or the count goes down.
   func release() {
-    let next = state.withLock { state -> Waiter? in
+    let next = state.withLock { state -> Waiter.Wakeup? in
       guard state.firstWaiting < state.waiting.count else {
         state.inFlight -= 1
         return nil
@@ -79,83 +94,62 @@ final class NetworkLimiter: Sendable {
         state.firstWaiting = 0
       }
       // A queued waiter has no outcome yet: withdrawing one takes it out of the queue first.
-      waiter.settle(true)
-      return waiter
+      return waiter.settle(true)
     }
-    next?.notify()
+    next?.deliver()
   }
 
   /// Takes `waiter` out of the queue, or keeps it from ever queuing, telling it `false`;
   /// nothing happens when it already got its slot.
   func withdraw(_ waiter: Waiter) {
-    let refused = state.withLock { state -> Bool in
+    let refusal = state.withLock { state -> Waiter.Wakeup? in
       if let index = state.waiting[state.firstWaiting...].firstIndex(where: { $0 === waiter }) {
         state.waiting.remove(at: index)
       }
       return waiter.settle(false)
     }
-    if refused { waiter.notify() }
+    refusal?.deliver()
   }
 
-  /// Gives `waiter` a free slot, or queues it, unless it was already refused. Outcomes are
-  /// settled under the limiter's lock, so a slot is never both granted and refused.
-  private func take(or waiter: Waiter) {
-    let granted = state.withLock { state -> Bool in
-      guard !waiter.isSettled else { return false }
-      guard state.inFlight < limit, state.firstWaiting == state.waiting.count else {
-        state.waiting.append(waiter)
-        return false
-      }
-      state.inFlight += 1
-      return waiter.settle(true)
-    }
-    if granted { waiter.notify() }
+  /// Counts a slot as taken when one is free and nobody is waiting for one. Lock held.
+  private func takeFreeSlot(_ state: inout State) -> Bool {
+    guard state.inFlight < limit, state.firstWaiting == state.waiting.count else { return false }
+    state.inFlight += 1
+    return true
   }
 
   /// One caller waiting for a slot; told its outcome exactly once.
-  final class Waiter: Sendable {
-    private struct State {
-      var handler: (@Sendable (Bool) -> Void)?
-      var continuation: CheckedContinuation<Bool, Never>?
-      var outcome: Bool?
-    }
+  ///
+  /// Its fields are guarded by the limiter's lock, which every change of them already holds:
+  /// a waiter has no lock of its own, one allocation less for each call that waits.
+  final class Waiter: @unchecked Sendable {
+    fileprivate var handler: (@Sendable (Bool) -> Void)?
+    fileprivate var continuation: UnsafeContinuation<Bool, Never>?
+    fileprivate var outcome: Bool?
 
-    private let state: Locked<State>
+    fileprivate init() {}
 
-    fileprivate init(_ handler: (@Sendable (Bool) -> Void)?) {
-      state = Locked(State(handler: handler))
-    }
+    /// Whom to tell, and what, once the lock is released.
+    fileprivate struct Wakeup {
+      let outcome: Bool
+      let handler: (@Sendable (Bool) -> Void)?
+      let continuation: UnsafeContinuation<Bool, Never>?
 
-    fileprivate var isSettled: Bool { state.withLock { $0.outcome != nil } }
-
-    /// Records the outcome; `false` when there already was one. Only under the limiter's lock.
-    @discardableResult
-    fileprivate func settle(_ granted: Bool) -> Bool {
-      state.withLock { state in
-        guard state.outcome == nil else { return false }
-        state.outcome = granted
-        return true
+      /// Tells the waiter, outside every lock.
+      func deliver() {
+        handler?(outcome)
+        continuation?.resume(returning: outcome)
       }
     }
 
-    /// Keeps the task's continuation, or resumes it at once when the outcome is known.
-    fileprivate func wait(_ continuation: CheckedContinuation<Bool, Never>) {
-      let outcome = state.withLock { state -> Bool? in
-        if state.outcome == nil { state.continuation = continuation }
-        return state.outcome
-      }
-      if let outcome { continuation.resume(returning: outcome) }
-    }
-
-    /// Tells the waiter its settled outcome, outside every lock; once.
-    fileprivate func notify() {
-      let (outcome, handler, continuation) = state.withLock {
-        state -> (Bool, (@Sendable (Bool) -> Void)?, CheckedContinuation<Bool, Never>?) in
-        defer { (state.handler, state.continuation) = (nil, nil) }
-        return (state.outcome ?? false, state.handler, state.continuation)
-      }
-      handler?(outcome)
-      continuation?.resume(returning: outcome)
+    /// Records the outcome and hands over whom to tell: `nil` when there already was one (or,
+    /// for a waiter not queued yet, nobody to tell: it reads the outcome before queuing).
+    /// Limiter's lock held.
+    fileprivate func settle(_ granted: Bool) -> Wakeup? {
+      guard outcome == nil else { return nil }
+      outcome = granted
+      defer { (handler, continuation) = (nil, nil) }
+      return Wakeup(outcome: granted, handler: handler, continuation: continuation)
     }
   }
 }
