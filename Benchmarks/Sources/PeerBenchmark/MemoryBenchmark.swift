@@ -16,8 +16,9 @@ func runMemoryBenchmark(nginx: LocalNginx) {
     "client".padded(22) + "body".padded(8) + "RSS after 1 request".padded(21)
       + "peak RSS".padded(11) + "added".padded(10) + "seconds".padded(9) + "failures")
   for (file, bytes) in LocalNginx.files {
-    // A job of a thousand calls measures nothing the lone calls do not: its calls are the same.
-    for client in PeerClient.allCases where client.form != .groupJob {
+    // A job (or a group in lock-step) of a thousand calls measures nothing the lone calls do
+    // not: its calls are the same.
+    for client in PeerClient.allCases where client.form != .groupJob && client.form != .lockStep {
       let line = runChild(client: client, port: nginx.port, file: file, count: count)
       print(report(line, client: client, bodyBytes: bytes))
     }

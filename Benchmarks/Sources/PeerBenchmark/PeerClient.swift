@@ -25,6 +25,10 @@ enum PeerClient: String, CaseIterable, Sendable {
   /// `ServerConnection.run` of a group job of as many calls as the cell keeps in flight, on
   /// `CurlTransport`, awaited; the next job starts when the whole group is done.
   case convoyOnCurlAsJobs = "Convoy on curl, jobs"
+  /// As many awaited `execute` calls on `CurlTransport` as the cell keeps in flight, in a task
+  /// group, the next group starting when the whole group is done: the jobs' shape without a
+  /// job, which tells what waiting for a group's slowest call costs from what a job costs.
+  case convoyOnCurlInLockStep = "Convoy on curl, lock-step"
 
   /// The name used on the command line of a memory child.
   var argument: String {
@@ -35,6 +39,7 @@ enum PeerClient: String, CaseIterable, Sendable {
     case .convoyOnURLSession: "convoy-urlsession"
     case .convoyOnCurlWithCompletion: "convoy-curl-completion"
     case .convoyOnCurlAsJobs: "convoy-curl-jobs"
+    case .convoyOnCurlInLockStep: "convoy-curl-lock-step"
     }
   }
 
@@ -52,6 +57,7 @@ enum PeerClient: String, CaseIterable, Sendable {
     switch self {
     case .convoyOnCurlWithCompletion: .completionHandler
     case .convoyOnCurlAsJobs: .groupJob
+    case .convoyOnCurlInLockStep: .lockStep
     default: .async
     }
   }
@@ -70,7 +76,8 @@ enum PeerClient: String, CaseIterable, Sendable {
     case .convoyOnURLSession:
       return ConvoyFetcher(
         server: server, transport: URLSessionTransport(), concurrency: concurrency)
-    case .convoyOnCurl, .convoyOnCurlWithCompletion, .convoyOnCurlAsJobs:
+    case .convoyOnCurl, .convoyOnCurlWithCompletion, .convoyOnCurlAsJobs,
+      .convoyOnCurlInLockStep:
       #if os(Linux)
         do {
           let transport =
@@ -221,6 +228,8 @@ final class ConvoyFetcher: PeerFetcher {
     case completionHandler
     /// `run` of a `GroupOperation` of calls, awaited: see ``fetchGroup(_:path:url:)``.
     case groupJob
+    /// A task group of awaited calls, the same shape as ``groupJob`` without the job.
+    case lockStep
   }
 
   private let connection: ServerConnection
@@ -235,7 +244,7 @@ final class ConvoyFetcher: PeerFetcher {
 
   func fetch(path: String, url: URL) async -> Bool {
     switch form {
-    case .async, .groupJob:
+    case .async, .groupJob, .lockStep:
       guard let response = try? await connection.execute(StaticFile(path: path)) else {
         return false
       }
@@ -250,8 +259,18 @@ final class ConvoyFetcher: PeerFetcher {
   }
 
   func fetchGroup(_ count: Int, path: String, url: URL) async -> Int? {
-    guard form == .groupJob else { return nil }
     let connection = self.connection
+    if form == .lockStep {
+      return await withTaskGroup(of: Bool.self) { group in
+        for _ in 0..<count {
+          group.addTask {
+            (try? await connection.execute(StaticFile(path: path)))?.data.isEmpty == false
+          }
+        }
+        return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+      }
+    }
+    guard form == .groupJob else { return nil }
     let group = GroupOperation(
       (0..<count).map { _ in connection.operation(for: StaticFile(path: path)) })
     guard let answers = try? await connection.run(group) else { return 0 }

@@ -103,6 +103,12 @@ func runThroughputBenchmark(nginx: LocalNginx, authorityFile: URL?) {
   printRatios(
     rows, of: .convoyOnCurlAsJobs, against: .convoyOnCurl,
     target: "≥ 0.9× at 8 in flight: a job of 8 calls against 8 lone calls")
+  printRatios(
+    rows, of: .convoyOnCurlInLockStep, against: .convoyOnCurl,
+    target: "none: what waiting for a group's slowest call costs, without a job")
+  printRatios(
+    rows, of: .convoyOnCurlAsJobs, against: .convoyOnCurlInLockStep,
+    target: "none: what a job costs beyond the same group of awaited calls")
   print("load after: \(loadAverage())")
   runBlocking { [fetchers] in
     for (_, _, fetcher) in fetchers { await fetcher.shutdown() }
