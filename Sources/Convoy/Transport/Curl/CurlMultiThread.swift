@@ -25,6 +25,16 @@
     /// The transfers whose easy handles are in the multi handle; holding them here keeps the
     /// objects libcurl's callbacks point at alive. Touched by the loop thread only.
     private var active: [CurlLibrary.Easy: CurlTransfer] = [:]
+    /// The deliveries of transfers that left `active`, so that `deliveries` never goes down.
+    /// Loop thread only.
+    private var retiredDeliveries = 0
+    /// How many times libcurl handed any transfer of this loop bytes of its answer.
+    private var deliveries: Int {
+      active.values.reduce(retiredDeliveries) { $0 &+ $1.deliveries }
+    }
+    /// The most `curl_multi_perform` calls in a row before the loop polls again, so that a
+    /// stream that never stops delivering cannot keep the loop from new submissions.
+    private static let performsInARow = 8
 
     init(library: CurlLibrary) throws(CurlTransportUnavailable) {
       guard let multi = library.multiInit() else {
@@ -105,7 +115,7 @@
           }
         }
         for transfer in cancellations {
-          if let transfer = active.removeValue(forKey: transfer.easy) {
+          if let transfer = retire(transfer.easy) {
             _ = library.multiRemoveHandle(multi, transfer.easy)
             transfer.abandon(reason: "cancelled by the caller")
           }
@@ -114,8 +124,7 @@
           transfer.continueReceiving()
         }
         if stopping { break }
-        _ = library.multiPerform(multi, &running)
-        completeFinishedTransfers()
+        performWhileDelivering(&running)
         // Completions often post the next transfer from this very thread: take it at once.
         let mayWait = lock.withLock { () -> Bool in
           guard submitted.isEmpty, cancelled.isEmpty, resumed.isEmpty, !isStopping else {
@@ -136,6 +145,32 @@
       active.removeAll()
     }
 
+    /// Runs `curl_multi_perform`, again as long as it delivered bytes to a transfer while others
+    /// are in flight.
+    ///
+    /// Why: over HTTP/2 one read often brings the frames of several streams. libcurl (7.88)
+    /// buffers the frames of a stream whose transfer it already visited in that pass and
+    /// leaves them there: nothing is left on the socket to end `curl_multi_poll`, so the
+    /// answer waited for the poll's cap, a whole second (seen in the peer benchmark's jobs of 8
+    /// over HTTPS: the next `curl_multi_perform` completed every waiting transfer at once).
+    /// Another pass takes the buffered frames; with one transfer in flight there is nothing of
+    /// another stream's to leave behind.
+    private func performWhileDelivering(_ running: inout Int32) {
+      for _ in 0..<Self.performsInARow {
+        let before = active.count > 1 ? deliveries : nil
+        _ = library.multiPerform(multi, &running)
+        completeFinishedTransfers()
+        guard let before, !active.isEmpty, deliveries != before else { return }
+      }
+    }
+
+    /// Takes a transfer out of `active`, keeping its deliveries in the total.
+    private func retire(_ easy: CurlLibrary.Easy) -> CurlTransfer? {
+      guard let transfer = active.removeValue(forKey: easy) else { return nil }
+      retiredDeliveries &+= transfer.deliveries
+      return transfer
+    }
+
     private func completeFinishedTransfers() {
       var remaining: Int32 = 0
       while let message = library.multiInfoRead(multi, &remaining) {
@@ -143,7 +178,7 @@
         guard message.load(as: Int32.self) == CurlConstant.messageDone else { continue }
         let easy = message.load(fromByteOffset: 8, as: CurlLibrary.Easy.self)
         let code = message.load(fromByteOffset: 16, as: Int32.self)
-        guard let transfer = active.removeValue(forKey: easy) else { continue }
+        guard let transfer = retire(easy) else { continue }
         _ = library.multiRemoveHandle(multi, easy)
         transfer.finish(code: code)
       }

@@ -37,6 +37,9 @@
     private var exceededLimit: TransportFailure?
     private var bytesSent = 0
     private var bytesReceived = 0
+    /// How many times libcurl handed this transfer bytes of its answer, head or body: the loop
+    /// compares totals around `curl_multi_perform` to learn whether it delivered anything.
+    private(set) var deliveries = 0
     private var fileReadFailed = false
     private var isHeadDelivered = false
     /// The receiver asked for a pause; the next bytes libcurl offers are refused (and kept by
@@ -355,6 +358,7 @@
 
     /// - Returns: What the write callback answers libcurl: the count taken, or a pause.
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+      deliveries &+= 1
       if let receiver {
         guard !isReceivePaused else { return CurlConstant.writePause }
         deliverHead(currentHead())
@@ -386,6 +390,7 @@
     ///   limit, or at a head whose framing is broken, before libcurl waits for a body length it
     ///   made up.
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
+      deliveries &+= 1
       lastActivity = DispatchTime.now().uptimeNanoseconds
       let headIsComplete = head.add(line: bytes.bindMemory(to: UInt8.self))
       if let passed = head.exceededLimit {
