@@ -10,7 +10,8 @@ import Foundation
 /// on the machine lands on all clients rather than on whichever ran at that moment. Each client
 /// is warmed up (0.3 s) before the first round, so its connections are open. The figures shown
 /// are the medians over the rounds, of throughput, of CPU per request and of context switches
-/// per request separately. CPU is the whole process's user + system time (getrusage): nginx is
+/// per request separately, and the slowest request (or group) of any round, where a stall shows
+/// that medians hide. CPU is the whole process's user + system time (getrusage): nginx is
 /// another process. Context switches (getrusage's voluntary and involuntary ones) count the
 /// times a thread of the client went to sleep or was preempted: each hand-over of a call to a
 /// sleeping thread, and back, shows there.
@@ -91,6 +92,7 @@ func runThroughputBenchmark(nginx: LocalNginx, authorityFile: URL?) {
       requestsPerSecond: median(measurements.map(\.requestsPerSecond)),
       cpuMicroseconds: median(measurements.map(\.cpuMicrosecondsPerRequest)),
       switches: median(measurements.map(\.contextSwitchesPerRequest)),
+      slowestMilliseconds: (measurements.map(\.slowestSeconds).max() ?? 0) * 1_000,
       requests: measurements.map(\.requests).reduce(0, +),
       failures: measurements.map(\.failures).reduce(0, +))
   }
@@ -138,8 +140,9 @@ private struct Cell {
       // task, group after group.
       if await fetcher.fetchGroup(0, path: path, url: url) != nil {
         while case let granted = budget.claim(upTo: inFlight), granted > 0 {
+          let started = DispatchTime.now().uptimeNanoseconds
           let whole = await fetcher.fetchGroup(granted, path: path, url: url) ?? 0
-          budget.record(completed: granted, failures: granted - whole)
+          budget.record(completed: granted, failures: granted - whole, since: started)
         }
         return
       }
@@ -147,17 +150,18 @@ private struct Cell {
         for _ in 0..<inFlight {
           group.addTask {
             while budget.claim(upTo: 1) > 0 {
+              let started = DispatchTime.now().uptimeNanoseconds
               let ok = await fetcher.fetch(path: path, url: url)
-              budget.record(completed: 1, failures: ok ? 0 : 1)
+              budget.record(completed: 1, failures: ok ? 0 : 1, since: started)
             }
           }
         }
       }
     }
     let elapsed = Date().timeIntervalSince(started)
-    let (completed, failures) = budget.counts
+    let (completed, failures, slowest) = budget.counts
     return Measurement(
-      requests: completed, failures: failures, seconds: elapsed,
+      requests: completed, failures: failures, seconds: elapsed, slowestSeconds: slowest,
       cpuSeconds: processCPUTime() - before,
       contextSwitches: processContextSwitches() - switchesBefore)
   }
@@ -171,6 +175,7 @@ final class RequestBudget: @unchecked Sendable {
   private var started = 0
   private var completed = 0
   private var failures = 0
+  private var slowestNanoseconds: UInt64 = 0
 
   init(limit: Int, seconds: Double) {
     self.limit = limit
@@ -188,20 +193,27 @@ final class RequestBudget: @unchecked Sendable {
     }
   }
 
-  func record(completed: Int, failures: Int) {
+  /// Counts requests that ended; `started` is when they (or their group) began, for the slowest.
+  func record(completed: Int, failures: Int, since started: UInt64) {
+    let took = DispatchTime.now().uptimeNanoseconds - started
     lock.withLock {
       self.completed += completed
       self.failures += failures
+      slowestNanoseconds = max(slowestNanoseconds, took)
     }
   }
 
-  var counts: (completed: Int, failures: Int) { lock.withLock { (completed, failures) } }
+  var counts: (completed: Int, failures: Int, slowestSeconds: Double) {
+    lock.withLock { (completed, failures, Double(slowestNanoseconds) / 1e9) }
+  }
 }
 
 private struct Measurement {
   let requests: Int
   let failures: Int
   let seconds: Double
+  /// The longest a request (or a group, for the clients that fetch a group at a time) took.
+  let slowestSeconds: Double
   let cpuSeconds: Double
   let contextSwitches: Int
 
@@ -219,20 +231,24 @@ private struct Row {
   let cpuMicroseconds: Double
   /// Context switches of the client's process per request: the thread hand-overs a call costs.
   let switches: Double
+  /// The slowest request (or group) of every round: a stall shows here when medians hide it.
+  let slowestMilliseconds: Double
   let requests: Int
   let failures: Int
 
   static let header =
     "client".padded(22) + "protocol".padded(10) + "body".padded(8) + "in flight".padded(11)
     + "req/s".padded(10)
-    + "CPU µs/req".padded(12) + "switches/req".padded(14) + "requests".padded(10) + "failures"
+    + "CPU µs/req".padded(12) + "switches/req".padded(14) + "slowest ms".padded(12)
+    + "requests".padded(10) + "failures"
 
   var line: String {
     client.rawValue.padded(22) + server.protocolName.padded(10)
       + "\(bodyBytes / 1_024) KB".padded(8) + "\(inFlight)".padded(11)
       + String(format: "%.0f", requestsPerSecond).padded(10)
       + String(format: "%.0f", cpuMicroseconds).padded(12)
-      + String(format: "%.1f", switches).padded(14) + "\(requests)".padded(10)
+      + String(format: "%.1f", switches).padded(14)
+      + String(format: "%.1f", slowestMilliseconds).padded(12) + "\(requests)".padded(10)
       + "\(failures)"
   }
 }
