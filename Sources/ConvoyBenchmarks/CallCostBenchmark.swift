@@ -9,7 +9,8 @@ import Foundation
 /// `curl`, the calls go to a local nginx (1 KB) through `CurlTransport` instead: the whole
 /// client side of a request.
 ///
-/// CPU is `getrusage` over each form. For figures that do not depend on what else the machine is
+/// It first prints what one hand-over of work to a sleeping thread takes on the machine: the
+/// forms differ mostly in how many they make. CPU is `getrusage` over each form. For figures that do not depend on what else the machine is
 /// doing, run it under `valgrind --tool=callgrind` with two counts and one form
 /// (`CONVOY_BENCH_ONLY`): the difference in instructions over the difference in counts is the
 /// instructions per call, start-up cancelled out.
@@ -43,12 +44,17 @@ func runCallCostBenchmark() {
   let forms: [(name: String, run: @Sendable (ServerConnection, Int) async -> Void)] = [
     ("execute, awaited one after another", awaitedOneByOne),
     ("execute with a completion handler, one after another", completionOneByOne),
+    ("execute awaited, then to the completion queue and back", awaitedThenCompletionQueue),
     ("8 lone awaited calls in flight", eightLoneCallsInFlight),
     ("jobs of a group of 8 calls", groupJobsOfEight),
   ].filter { only == nil || $0.name.contains(only!) }
   let road =
     arguments.contains("curl") ? "curl to a local nginx" : "a transport that answers at once"
   print("calls: \(count) per form on \(road), CPU per call")
+  print(
+    String(
+      format: "  (one hand-over to a sleeping thread here takes %.1f µs of wall time)",
+      handOverMicroseconds()))
   for form in forms {
     blockOn { await form.run(connection, 200) }  // warm up: lazy globals, the pool's threads
     let before = processCPUTime()
@@ -58,6 +64,28 @@ func runCallCostBenchmark() {
       "  " + form.name.padding(toLength: 56, withPad: " ", startingAt: 0)
         + String(format: "%6.1f µs", microseconds))
   }
+}
+
+/// What handing work to a sleeping thread costs on this machine, the unit that the forms'
+/// differences are made of: two threads pass a token back and forth through semaphores, each
+/// pass waking the other; the mean wall time of one pass.
+private func handOverMicroseconds(passes: Int = 20_000) -> Double {
+  let there = DispatchSemaphore(value: 0)
+  let back = DispatchSemaphore(value: 0)
+  let partner = Thread {
+    for _ in 0..<passes {
+      there.wait()
+      back.signal()
+    }
+  }
+  partner.start()
+  let start = DispatchTime.now().uptimeNanoseconds
+  for _ in 0..<passes {
+    there.signal()
+    back.wait()
+  }
+  let nanoseconds = Double(DispatchTime.now().uptimeNanoseconds - start)
+  return nanoseconds / Double(2 * passes) / 1_000
 }
 
 private func curlConnection(port: Int) throws -> ServerConnection {
@@ -78,6 +106,19 @@ private func completionOneByOne(_ connection: ServerConnection, _ count: Int) as
   for _ in 0..<count {
     let answer = await withCheckedContinuation { continuation in
       _ = connection.execute(Ping()) { continuation.resume(returning: try? $0.get()) }
+    }
+    await check(answer)
+  }
+}
+
+/// The floor of the completion-handler form, bridged as the benchmark bridges it: the awaited
+/// call, then the two hand-overs that form cannot skip (its answer goes to the completion queue,
+/// and from there to the awaiting task).
+private func awaitedThenCompletionQueue(_ connection: ServerConnection, _ count: Int) async {
+  for _ in 0..<count {
+    let answer = try? await connection.execute(Ping())
+    await withCheckedContinuation { continuation in
+      DispatchQueue.convoyCompletions.async { continuation.resume() }
     }
     await check(answer)
   }
