@@ -137,9 +137,10 @@ extension ServerConnection {
   ///
   /// The call takes the road of an awaited ``execute(_:)``, in a task of its own: its
   /// ``NetworkRequestOperation`` holds one of the connection's network slots, shared with every
-  /// other call and job, and reports the same events. The task starts on the calling thread:
-  /// when a slot is free, the request is built and handed to the transport before this method
-  /// returns, and nothing but `completion` runs on `completionQueue`.
+  /// other call and job, and reports the same events. The task starts on the calling thread and
+  /// runs there up to its first wait: with a slot free and nothing else to wait for (a token
+  /// renewal, say), the request is built and handed to the transport before this method
+  /// returns. Nothing but `completion` runs on `completionQueue`.
   /// - Parameters:
   ///   - request: What to send.
   ///   - completionQueue: Where `completion` runs: Convoy's serial

@@ -28,6 +28,9 @@
     /// The deliveries of transfers that left `active`, so that `deliveries` never goes down.
     /// Loop thread only.
     private var retiredDeliveries = 0
+    /// How many transfers in `active` may be HTTP/2 streams sharing a connection. Loop thread
+    /// only.
+    private var activeMultiplexable = 0
     /// How many times libcurl handed any transfer of this loop bytes of its answer.
     private var deliveries: Int {
       active.values.reduce(retiredDeliveries) { $0 &+ $1.deliveries }
@@ -110,6 +113,7 @@
         for transfer in newTransfers where !transfer.isCompleted {
           if library.multiAddHandle(multi, transfer.easy) == 0 {
             active[transfer.easy] = transfer
+            if transfer.mayMultiplex { activeMultiplexable += 1 }
           } else {
             transfer.abandon(reason: "curl_multi_add_handle failed")
           }
@@ -145,19 +149,20 @@
       active.removeAll()
     }
 
-    /// Runs `curl_multi_perform`, again as long as it delivered bytes to a transfer while others
-    /// are in flight.
+    /// Runs `curl_multi_perform`, again as long as it delivered bytes to a transfer while other
+    /// transfers that may share its HTTP/2 connection are in flight.
     ///
     /// Why: over HTTP/2 one read often brings the frames of several streams. libcurl (7.88)
     /// buffers the frames of a stream whose transfer it already visited in that pass and
     /// leaves them there: nothing is left on the socket to end `curl_multi_poll`, so the
     /// answer waited for the poll's cap, a whole second (seen in the peer benchmark's jobs of 8
     /// over HTTPS: the next `curl_multi_perform` completed every waiting transfer at once).
-    /// Another pass takes the buffered frames; with one transfer in flight there is nothing of
-    /// another stream's to leave behind.
+    /// Another pass takes the buffered frames. With one HTTPS transfer in flight there is no
+    /// other stream's to leave behind, and plain HTTP/1.1 transfers each have a socket of their
+    /// own: neither pays for the extra pass.
     private func performWhileDelivering(_ running: inout Int32) {
       for _ in 0..<Self.performsInARow {
-        let before = active.count > 1 ? deliveries : nil
+        let before = activeMultiplexable > 1 ? deliveries : nil
         _ = library.multiPerform(multi, &running)
         completeFinishedTransfers()
         guard let before, !active.isEmpty, deliveries != before else { return }
@@ -168,6 +173,7 @@
     private func retire(_ easy: CurlLibrary.Easy) -> CurlTransfer? {
       guard let transfer = active.removeValue(forKey: easy) else { return nil }
       retiredDeliveries &+= transfer.deliveries
+      if transfer.mayMultiplex { activeMultiplexable -= 1 }
       return transfer
     }
 

@@ -24,6 +24,9 @@
     private let library: CurlLibrary
     private let handles: EasyHandlePool
     private let url: URL
+    /// Whether the transfer may share a connection with others as an HTTP/2 stream: HTTPS is
+    /// where libcurl negotiates HTTP/2.
+    let mayMultiplex: Bool
     private let startDate = Date()
     private weak var loop: CurlMultiThread?
     /// The streaming receiver, read on the loop thread; `nil` when buffering.
@@ -83,6 +86,7 @@
       self.library = library
       self.handles = handles
       self.url = url
+      self.mayMultiplex = url.scheme?.lowercased() == "https"
       self.loop = loop
       self.consumer = consumer
       self.limits = request.responseLimits
@@ -234,7 +238,7 @@
       setLong(CurlConstant.httpVersion, CurlConstant.httpVersion2OverTLS)
       // Waiting for a connection to learn whether it multiplexes pays off only where HTTP/2 can
       // be negotiated; on plain HTTP it queued every transfer behind the first connection.
-      if url.scheme?.lowercased() == "https" { setLong(CurlConstant.pipeWait, 1) }
+      if mayMultiplex { setLong(CurlConstant.pipeWait, 1) }
       setLong(CurlConstant.suppressConnectHeaders, 1)
       // An empty list asks for every encoding this libcurl can decode, and decodes it.
       setString(CurlConstant.acceptEncoding, "")
