@@ -263,9 +263,7 @@ final class ConvoyFetcher: PeerFetcher {
     if form == .lockStep {
       return await withTaskGroup(of: Bool.self) { group in
         for _ in 0..<count {
-          group.addTask {
-            (try? await connection.execute(StaticFile(path: path)))?.data.isEmpty == false
-          }
+          group.addTask { await self.fetch(path: path, url: url) }
         }
         return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
       }

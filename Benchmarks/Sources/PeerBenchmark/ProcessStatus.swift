@@ -7,8 +7,7 @@ import Foundation
 /// This process's user + system CPU time so far, in seconds (getrusage). nginx is another
 /// process, so this is the clients' cost alone.
 func processCPUTime() -> Double {
-  var usage = rusage()
-  getrusage(RUSAGE_SELF.rawValue, &usage)
+  let usage = processUsage()
   func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
   return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
@@ -16,9 +15,14 @@ func processCPUTime() -> Double {
 /// How many times this process's threads were switched out so far, voluntarily (to wait) or
 /// not (preempted): every hand-over of work to a sleeping thread shows here.
 func processContextSwitches() -> Int {
+  let usage = processUsage()
+  return usage.ru_nvcsw + usage.ru_nivcsw
+}
+
+private func processUsage() -> rusage {
   var usage = rusage()
   getrusage(RUSAGE_SELF.rawValue, &usage)
-  return usage.ru_nvcsw + usage.ru_nivcsw
+  return usage
 }
 
 /// This process's peak resident set (`VmHWM`), in KiB; 0 if unknown.
