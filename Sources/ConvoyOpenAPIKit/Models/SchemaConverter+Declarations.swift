@@ -117,14 +117,16 @@ extension SchemaConverter {
       var values: [String] = []
       if let discriminator {
         var seen: Set<String> = []
-        if let reference = branch["$ref"]?.string, let mapped = mapping[reference] {
-          values = mapped
-        } else if let reference = branch["$ref"]?.string {
+        if let reference = branch["$ref"]?.string {
           // Without a mapping the standard names the schema, but many documents (OpenAI's,
           // among others) mean the one value the branch's own property allows; both are
-          // accepted, or such answers would match no case.
-          let fixed = fixedValue(of: discriminator, in: branch, seen: &seen)
-          values = [JSONPointer.tokens(of: reference).last, fixed].compactMap { $0 }
+          // accepted, or such answers would match no case. A mapped branch is not searched.
+          values =
+            mapping[reference]
+            ?? [
+              JSONPointer.tokens(of: reference).last,
+              fixedValue(of: discriminator, in: branch, seen: &seen),
+            ].compactMap { $0 }
         } else if let fixed = fixedValue(of: discriminator, in: branch, seen: &seen) {
           values = [fixed]
         } else {
