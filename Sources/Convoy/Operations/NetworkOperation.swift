@@ -92,6 +92,17 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
   /// ends at once.
   func runInCallingTask(on context: OperationContext) async throws -> Output {
     guard await begin(on: context) else { throw ServerConnectionError.cancelled }
+    return try await performBegun()
+  }
+
+  /// The work of a call begun in the calling task, then its finish.
+  ///
+  /// Not inlined, and that is the point: an async function's frame is as large as everything
+  /// inlined into it and is taken when the function is entered. Inlined into
+  /// `runInCallingTask`, the pipeline's frame would be held by every call still waiting for a
+  /// slot, a kilobyte or more per waiting call.
+  @inline(never)
+  private func performBegun() async throws -> Output {
     let result = await metrics.measuring { await perform(with: pipeline) }
     finish(with: result)
     return try result.get()
