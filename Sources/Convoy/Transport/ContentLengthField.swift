@@ -7,25 +7,41 @@
 enum ContentLengthField {
   /// Why the `Content-Length` field values `values` (each line's value; a list in one line is
   /// split at its commas) do not frame a body, or `nil` when they give one length or are absent.
+  ///
+  /// Read as UTF-8 bytes: every answer's head passes here, and slicing and reversing
+  /// `Character`s cost a few microseconds per call, a tenth of a curl transfer's own work.
   static func problem(in values: [String]) -> String? {
-    var length: Substring?
+    var length: Substring.UTF8View?
     for value in values {
-      for item in value.split(separator: ",", omittingEmptySubsequences: false) {
-        let trimmed = item.drop { $0 == " " || $0 == "\t" }.reversed().drop {
-          $0 == " " || $0 == "\t"
-        }
-        let number = Substring(trimmed.reversed())
-        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+      var rest = value.utf8[...]
+      while true {
+        let comma = rest.firstIndex(of: UInt8(ascii: ","))
+        guard let number = number(in: rest[..<(comma ?? rest.endIndex)]) else {
           return "Content-Length \"\(values.joined(separator: ", "))\" is not a length"
         }
-        // Equal repeats are allowed (§8.6); leading zeros make the same number another string.
-        let normalized = number.drop { $0 == "0" }
-        if let length, length != normalized {
+        if let length, !length.elementsEqual(number) {
           return "Content-Length \"\(values.joined(separator: ", "))\" gives differing lengths"
         }
-        length = normalized
+        length = number
+        guard let comma else { break }
+        rest = rest[rest.index(after: comma)...]
       }
     }
     return nil
+  }
+
+  /// The digits of one list item, without the blanks around them or leading zeros (equal
+  /// repeats are allowed, §8.6, and leading zeros make the same number another string); `nil`
+  /// when the item is empty or holds anything but ASCII digits.
+  private static func number(in item: Substring.UTF8View) -> Substring.UTF8View? {
+    let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+    guard let first = item.firstIndex(where: { !isBlank($0) }),
+      let last = item.lastIndex(where: { !isBlank($0) })
+    else { return nil }
+    let digits = item[first...last]
+    guard digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+      return nil
+    }
+    return digits.drop { $0 == UInt8(ascii: "0") }
   }
 }

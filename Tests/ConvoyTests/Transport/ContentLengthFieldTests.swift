@@ -9,6 +9,8 @@ import Testing
     #expect(ContentLengthField.problem(in: ["42, 42"]) == nil)
     #expect(ContentLengthField.problem(in: ["42", "042"]) == nil)
     #expect(ContentLengthField.problem(in: ["0"]) == nil)
+    #expect(ContentLengthField.problem(in: ["\t7\t, 7 ", "0007"]) == nil)
+    #expect(ContentLengthField.problem(in: ["0, 000"]) == nil)
   }
 
   @Test func differingLengthsAreRefusedWhetherInOneLineOrTwo() {
@@ -17,7 +19,7 @@ import Testing
   }
 
   @Test func anythingButDigitsIsNotALength() {
-    for value in ["", "-1", "1e3", "ten", "10,", " , 4", "١٢"] {
+    for value in ["", "-1", "1e3", "ten", "10,", " , 4", "١٢", "1 2", "\t"] {
       #expect(ContentLengthField.problem(in: [value]) != nil, "\(value)")
     }
   }
