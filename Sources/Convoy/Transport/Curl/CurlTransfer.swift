@@ -53,6 +53,9 @@
     private var idleLimit: UInt64 = 0
     private var lastActivity: UInt64 = 0
     private var lastProgress: (received: Int64, sent: Int64) = (0, 0)
+    /// Head lines arrived since the last progress callback, which libcurl's counts leave out.
+    /// The callback that follows in the same pass reads the clock once for all of them.
+    private var headMovedSinceProgress = false
     private var isIdleTimedOut = false
     /// Why the final head was refused (``CurlResponseHead/framingProblem``), once it was.
     private var malformedHead: String?
@@ -395,7 +398,7 @@
     ///   made up.
     fileprivate func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
       deliveries &+= 1
-      lastActivity = DispatchTime.now().uptimeNanoseconds
+      headMovedSinceProgress = true
       let headIsComplete = head.add(line: bytes.bindMemory(to: UInt8.self))
       if let passed = head.exceededLimit {
         exceededLimit = passed
@@ -414,9 +417,12 @@
     /// - Returns: Whether libcurl may go on; `false` once nothing moved for the idle timeout.
     fileprivate func progress(received: Int64, sent: Int64, sendTotal: Int64) -> Bool {
       let now = DispatchTime.now().uptimeNanoseconds
-      if received != lastProgress.received || sent != lastProgress.sent || isReceivePaused {
+      if received != lastProgress.received || sent != lastProgress.sent || headMovedSinceProgress
+        || isReceivePaused
+      {
         // A receiver's pause stops the bytes on purpose: that is not the server falling silent.
         lastProgress = (received, sent)
+        headMovedSinceProgress = false
         lastActivity = now
       } else if now &- lastActivity > idleLimit {
         isIdleTimedOut = true
