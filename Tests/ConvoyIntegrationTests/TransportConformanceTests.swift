@@ -67,6 +67,18 @@ struct TransportConformanceTests {
   }
 
   @Test(arguments: TransportUnderTest.allCases)
+  func aCallWithoutABodySendsNoContentTypeNorExpect(_ kind: TransportUnderTest) async throws {
+    let connection = try makeConnection(kind)
+    for method in [HTTPMethod.get, .delete, .post] {
+      let echo = try json(
+        try await connection.execute(ConformanceCall(method: method, path: "/anything")))
+      let headers = try #require(echo["headers"] as? [String: String])
+      #expect(headers["Content-Type"] == nil, "\(method.rawValue)")
+      #expect(headers["Expect"] == nil, "\(method.rawValue)")
+    }
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
   func headIsARealHead(_ kind: TransportUnderTest) async throws {
     let response = try await makeConnection(kind).execute(
       ConformanceCall(method: .head, path: "/bytes/2048"))
