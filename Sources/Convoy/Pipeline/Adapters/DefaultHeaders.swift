@@ -14,11 +14,15 @@ import Foundation
 public struct DefaultHeaders: RequestAdapter {
   /// The fields filled in when missing.
   public var headers: HTTPHeaders {
-    didSet { isStoredVerbatim = headers.fields.allSatisfy(Self.isStoredVerbatim) }
+    didSet { prepare() }
   }
   /// Whether every field can be set in one assignment (see `fill(_:)`); kept rather than checked
   /// per call.
-  private var isStoredVerbatim: Bool
+  private var isStoredVerbatim = false
+  /// What a request without any field gets, when the fields are stored verbatim: most requests
+  /// reach this adapter without one, and building the dictionary for each cost more than the
+  /// rest of the adapter.
+  private var fieldsOfABareRequest: [String: String] = [:]
 
   /// Creates the adapter; pass `nil` to leave a header out.
   ///
@@ -39,7 +43,12 @@ public struct DefaultHeaders: RequestAdapter {
     headers["Accept-Language"] = acceptLanguage
     headers["Accept-Encoding"] = acceptEncoding
     self.headers = headers
+    prepare()
+  }
+
+  private mutating func prepare() {
     isStoredVerbatim = headers.fields.allSatisfy(Self.isStoredVerbatim)
+    fieldsOfABareRequest = isStoredVerbatim ? adding(to: [:]) ?? [:] : [:]
   }
 
   /// Returns the request with every missing field set.
@@ -64,7 +73,17 @@ public struct DefaultHeaders: RequestAdapter {
       }
       return
     }
-    var fields = request.allHTTPHeaderFields ?? [:]
+    let fields = request.allHTTPHeaderFields ?? [:]
+    if fields.isEmpty {
+      if !fieldsOfABareRequest.isEmpty { request.allHTTPHeaderFields = fieldsOfABareRequest }
+    } else if let filled = adding(to: fields) {
+      request.allHTTPHeaderFields = filled
+    }
+  }
+
+  /// `fields` with every one of ``headers`` it lacks, or `nil` when it lacks none.
+  private func adding(to fields: [String: String]) -> [String: String]? {
+    var fields = fields
     var changed = false
     // A scan of a few names, not a Set of lowercased copies: building that set was most of the
     // cost of this adapter.
@@ -73,7 +92,7 @@ public struct DefaultHeaders: RequestAdapter {
       fields[field.name] = field.value
       changed = true
     }
-    if changed { request.allHTTPHeaderFields = fields }
+    return changed ? fields : nil
   }
 
   /// Whether `setValue(_:forHTTPHeaderField:)` would store the field unchanged: each `-`-separated
