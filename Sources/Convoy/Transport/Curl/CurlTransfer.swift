@@ -316,13 +316,14 @@
       for (name, value) in request.allHTTPHeaderFields ?? [:] {
         // A line break inside a field would let a value smuggle in headers of its own.
         guard !Self.hasLineBreak(name), !Self.hasLineBreak(value) else { continue }
-        switch name.lowercased() {
         // libcurl writes the length of the body it sends; a second one would break framing.
-        case "content-length": continue
-        case "user-agent": hasUserAgent = true
-        case "expect": hasExpect = true
-        case "content-type": hasContentType = true
-        default: break
+        if Self.name(name, is: "content-length") { continue }
+        if Self.name(name, is: "user-agent") {
+          hasUserAgent = true
+        } else if Self.name(name, is: "expect") {
+          hasExpect = true
+        } else if Self.name(name, is: "content-type") {
+          hasContentType = true
         }
         // "Name;" is libcurl's spelling for a header sent with an empty value.
         list = library.slistAppend(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
@@ -336,6 +337,16 @@
       if !hasContentType { list = library.slistAppend(list, "Content-Type:") }
       headerList = list
       setPointer(CurlConstant.httpHeader, UnsafeRawPointer(list))
+    }
+
+    /// Whether `name` is `lowercasedName` (ASCII) in any case, compared in place rather than
+    /// through a lowercased copy of every field's name.
+    private static func name(_ name: String, is lowercasedName: String) -> Bool {
+      guard name.utf8.count == lowercasedName.utf8.count else { return false }
+      return zip(name.utf8, lowercasedName.utf8).allSatisfy { byte, lowercased in
+        byte == lowercased
+          || ((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) && byte | 0x20 == lowercased)
+      }
     }
 
     private static func hasLineBreak(_ text: String) -> Bool {
