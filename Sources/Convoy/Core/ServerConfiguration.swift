@@ -128,6 +128,8 @@ public struct ServerConfiguration: Sendable {
   }
 
   private static func absoluteURLComponents(_ path: String) -> URLComponents? {
+    // Most paths are relative: one byte tells, before a lowercased copy of the path.
+    guard let first = path.utf8.first, first | 0x20 == UInt8(ascii: "h") else { return nil }
     let lowered = path.lowercased()
     guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return nil }
     return URLComponents(string: path)
@@ -136,11 +138,12 @@ public struct ServerConfiguration: Sendable {
 
 /// A valid `http(s)` base URL split around its path: what `URLComponents` would print before the
 /// path (scheme, user, host, port), the percent-encoded path, and what it prints after it (query
-/// and fragment).
+/// and fragment); and the URLs it gave recent paths, which copies of a configuration share.
 private struct ParsedBaseURL: Sendable {
   let head: String
   let path: String
   let tail: String
+  let recentURLs = RequestURLMemo()
 
   /// `nil` when the base is not an `http(s)` URL with a host: such a base takes the general way.
   init?(_ baseURL: URL) {
@@ -163,7 +166,9 @@ private struct ParsedBaseURL: Sendable {
   /// The base with `relativePath` appended as ``ServerConfiguration/url(path:queryItems:)``
   /// appends it, or `nil` when that does not form a URL.
   func url(appending relativePath: String) -> URL? {
-    let joined = URLEncoding.joinPaths(path, URLEncoding.encodePath(relativePath))
-    return URL(string: head + joined + tail)
+    recentURLs.url(for: relativePath) {
+      let joined = URLEncoding.joinPaths(path, URLEncoding.encodePath(relativePath))
+      return URL(string: head + joined + tail)
+    }
   }
 }

@@ -23,4 +23,16 @@ import Testing
       #expect(fast?.absoluteString == general?.absoluteString, "base \(base), path \(path)")
     }
   }
+
+  @Test func aPathAskedForAgainGivesTheSameURLAndACopyWithAnotherBaseItsOwn() throws {
+    var configuration = ServerConfiguration(
+      environment: .staging, baseURL: URL(string: "https://one.example/api/")!)
+    let first = try configuration.url(path: "places")
+    #expect(try configuration.url(path: "places") == first)
+    let copy = configuration
+    configuration.baseURL = URL(string: "https://two.example/v2")!
+    #expect(try configuration.url(path: "places").absoluteString == "https://two.example/v2/places")
+    #expect(try copy.url(path: "places") == first)
+    #expect(try configuration.url(path: "HTTPS://three.example/x").host == "three.example")
+  }
 }
