@@ -341,12 +341,18 @@
 
     /// Whether `name` is `lowercasedName` (ASCII) in any case, compared in place rather than
     /// through a lowercased copy of every field's name.
-    private static func name(_ name: String, is lowercasedName: String) -> Bool {
-      guard name.utf8.count == lowercasedName.utf8.count else { return false }
-      return zip(name.utf8, lowercasedName.utf8).allSatisfy { byte, lowercased in
-        byte == lowercased
-          || ((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) && byte | 0x20 == lowercased)
+    private static func name(_ name: String, is lowercasedName: StaticString) -> Bool {
+      guard name.utf8.count == lowercasedName.utf8CodeUnitCount else { return false }
+      var expected = lowercasedName.utf8Start
+      for byte in name.utf8 {
+        let lowercased = expected.pointee
+        guard
+          byte == lowercased
+            || ((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) && byte | 0x20 == lowercased)
+        else { return false }
+        expected += 1
       }
+      return true
     }
 
     private static func hasLineBreak(_ text: String) -> Bool {
