@@ -9,7 +9,7 @@ enum ContentLengthField {
   /// split at its commas) do not frame a body, or `nil` when they give one length or are absent.
   ///
   /// Read as UTF-8 bytes: every answer's head passes here, and slicing and reversing
-  /// `Character`s cost a few microseconds per call, a tenth of a curl transfer's own work.
+  /// `Character`s made it about 5 % of a 1 KB curl transfer's profile.
   static func problem(in values: [String]) -> String? {
     var length: Substring.UTF8View?
     for value in values {
