@@ -67,6 +67,17 @@ struct TransportConformanceTests {
   }
 
   @Test(arguments: TransportUnderTest.allCases)
+  func aFieldWithAnEmptyValueAndALongOneArriveAsTheyWere(_ kind: TransportUnderTest) async throws {
+    var call = ConformanceCall(path: "/anything")
+    let long = String(repeating: "0123456789", count: 400)
+    call.headers = ["X-Empty": "", "X-Long": long]
+    let echo = try json(try await makeConnection(kind).execute(call))
+    let headers = try #require(echo["headers"] as? [String: String])
+    #expect(headers["X-Empty"] == "")
+    #expect(headers["X-Long"] == long)
+  }
+
+  @Test(arguments: TransportUnderTest.allCases)
   func aCallWithoutABodySendsNoContentTypeNorExpect(_ kind: TransportUnderTest) async throws {
     let connection = try makeConnection(kind)
     for method in [HTTPMethod.get, .delete, .post] {

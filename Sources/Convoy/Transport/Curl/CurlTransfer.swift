@@ -326,10 +326,10 @@
           hasContentType = true
         }
         // "Name;" is libcurl's spelling for a header sent with an empty value.
-        list = library.slistAppend(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
+        list = appending(name, value.isEmpty ? ";" : ": ", value, to: list)
       }
       // FoundationNetworking sends the same form, so servers see no difference between transports.
-      if !hasUserAgent { list = library.slistAppend(list, "User-Agent: \(defaultUserAgent)") }
+      if !hasUserAgent { list = appending("User-Agent", ": ", defaultUserAgent, to: list) }
       // libcurl would otherwise wait for `100 Continue` before sending a large body.
       if !hasExpect { list = library.slistAppend(list, "Expect:") }
       // libcurl labels any body it posts `application/x-www-form-urlencoded`, even an empty one;
@@ -337,6 +337,32 @@
       if !hasContentType { list = library.slistAppend(list, "Content-Type:") }
       headerList = list
       setPointer(CurlConstant.httpHeader, UnsafeRawPointer(list))
+    }
+
+    /// `list` with the line `name`, `separator`, `value`, written straight into a temporary C
+    /// string for libcurl to copy: an interpolated `String` for each line, then a C copy of it,
+    /// cost about three times what libcurl's own copy costs.
+    private func appending(
+      _ name: String, _ separator: StaticString, _ value: String, to list: CurlLibrary.SList?
+    ) -> CurlLibrary.SList? {
+      var name = name
+      var value = value
+      let count = name.utf8.count + separator.utf8CodeUnitCount + value.utf8.count
+      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count + 1) { line in
+        var end = line.baseAddress!
+        func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+          guard let start = bytes.baseAddress else { return }
+          end.update(from: start, count: bytes.count)
+          end += bytes.count
+        }
+        name.withUTF8(write)
+        write(UnsafeBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount))
+        value.withUTF8(write)
+        end.pointee = 0
+        return line.baseAddress!.withMemoryRebound(to: CChar.self, capacity: count + 1) {
+          library.slistAppend(list, $0)
+        }
+      }
     }
 
     /// Whether `name` is `lowercasedName` (ASCII) in any case, compared in place rather than
