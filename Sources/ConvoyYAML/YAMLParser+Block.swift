@@ -122,7 +122,7 @@ extension YAMLParser {
         anchors[name] = (.string(scalar.keyText), 1)
         keyAnchor = nil
       }
-      return try parseBlockMapping(indent: startColumn, firstKey: scalar.keyText, at: start)
+      return try parseBlockMapping(indent: startColumn, firstKey: scalar.key, at: start)
     }
   }
 
@@ -154,7 +154,7 @@ extension YAMLParser {
   }
 
   private mutating func parseBlockMapping(
-    indent: Int, firstKey: String, at firstKeyPosition: Int
+    indent: Int, firstKey: MappingKey, at firstKeyPosition: Int
   ) throws(YAMLError) -> YAMLValue {
     try enterCollection(at: firstKeyPosition)
     defer { leaveCollection() }
@@ -177,7 +177,7 @@ extension YAMLParser {
   }
 
   /// Parses `key:` at the start of a mapping entry after the first.
-  private mutating func parseBlockKey() throws(YAMLError) -> String {
+  private mutating func parseBlockKey() throws(YAMLError) -> MappingKey {
     var anchor: String?
     if peek() == .ampersand {
       anchor = try readName()
@@ -201,7 +201,7 @@ extension YAMLParser {
     advance()
     nodeCount += 1
     if let anchor { anchors[anchor] = (.string(scalar.keyText), 1) }
-    return scalar.keyText
+    return scalar.key
   }
 
   /// After a block entry's node: the rest of its line must be blank or a comment.
@@ -237,16 +237,16 @@ extension YAMLParser {
   }
 }
 
-/// Builds a mapping, rejecting repeated keys and applying `<<` merge keys (whose entries yield
-/// to keys written in the mapping itself, wherever they appear).
+/// Builds a mapping, rejecting repeated keys and applying plain `<<` merge keys (whose entries
+/// yield to keys written in the mapping itself, wherever they appear).
 struct MappingBuilder {
   var mapping = YAMLMapping()
   private var explicitKeys: Set<String> = []
 
   mutating func insert(
-    _ value: YAMLValue, for key: String, at position: Int, in parser: YAMLParser
+    _ value: YAMLValue, for key: MappingKey, at position: Int, in parser: YAMLParser
   ) throws(YAMLError) {
-    if key == "<<" {
+    if key.isMerge {
       switch value {
       case .mapping(let merged): merge(merged)
       case .array(let list) where list.allSatisfy({ $0.mapping != nil }):
@@ -257,10 +257,10 @@ struct MappingBuilder {
       }
       return
     }
-    guard explicitKeys.insert(key).inserted else {
-      throw parser.error(.duplicateKey(key), at: position)
+    guard explicitKeys.insert(key.text).inserted else {
+      throw parser.error(.duplicateKey(key.text), at: position)
     }
-    mapping[key] = value
+    mapping[key.text] = value
   }
 
   private mutating func merge(_ other: YAMLMapping) {

@@ -27,7 +27,7 @@ extension YAMLParser {
         items.append(entry.value)
       } else {
         // A key, in a mapping or as a single-pair mapping inside a sequence (`[a: 1]`).
-        guard let key = entry.keyText else {
+        guard let key = entry.key else {
           throw error(.unsupported("a collection or alias as a mapping key"), at: entryStart)
         }
         var value = YAMLValue.null
@@ -41,8 +41,11 @@ extension YAMLParser {
           }
         }
         if isSequence {
+          // A mapping like any other, merge key included.
           nodeCount += 1
-          items.append(.mapping(YAMLMapping([(key, value)])))
+          var pair = MappingBuilder()
+          try pair.insert(value, for: key, at: entryStart, in: self)
+          items.append(.mapping(pair.mapping))
         } else {
           try builder.insert(value, for: key, at: entryStart, in: self)
         }
@@ -58,8 +61,8 @@ extension YAMLParser {
     return isSequence ? .array(items) : .mapping(builder.mapping)
   }
 
-  /// Parses one node inside a flow collection; `keyText` is set for scalars, which may be keys.
-  private mutating func parseFlowNode() throws(YAMLError) -> (value: YAMLValue, keyText: String?) {
+  /// Parses one node inside a flow collection; `key` is set for scalars, which may be keys.
+  private mutating func parseFlowNode() throws(YAMLError) -> (value: YAMLValue, key: MappingKey?) {
     try skipSeparation(inFlow: true)
     var anchor: String?
     if peek() == .ampersand {
@@ -67,7 +70,7 @@ extension YAMLParser {
       try skipSeparation(inFlow: true)
     }
     let sizeBefore = nodeCount
-    let result: (value: YAMLValue, keyText: String?)
+    let result: (value: YAMLValue, key: MappingKey?)
     switch peek() {
     case nil: throw error(.expectedValue)
     case .openBracket, .openBrace: result = (try parseFlowCollection(), nil)
@@ -76,7 +79,7 @@ extension YAMLParser {
     case .pipe, .greaterThan: throw error(.unsupported("a block scalar inside a flow collection"))
     default:
       let scalar = try parseScalar(parentIndent: -1, inFlow: true)
-      result = (scalar.value, scalar.keyText)
+      result = (scalar.value, scalar.key)
     }
     if let anchor { anchors[anchor] = (result.value, nodeCount - sizeBefore) }
     return result

@@ -4,6 +4,16 @@ struct ParsedScalar {
   var keyText: String
   var isQuoted: Bool
   var isMultiline: Bool
+
+  /// The scalar as a mapping key.
+  var key: MappingKey { MappingKey(text: keyText, isMerge: !isQuoted && keyText == "<<") }
+}
+
+/// A mapping key as written: its text, and whether it is the `<<` merge key, which only a plain
+/// `<<` is (a quoted `"<<"` is a key like any other).
+struct MappingKey {
+  var text: String
+  var isMerge: Bool
 }
 
 extension YAMLParser {

@@ -109,6 +109,17 @@ import Testing
     #expect(parse(text)?["item"] == map(["b": .integer(3), "a": .integer(1), "c": .integer(4)]))
   }
 
+  @Test func onlyAPlainLessLessIsAMergeKey() {
+    // Quoted, it is a key like any other, in block and flow mappings alike.
+    #expect(parse("\"<<\": 1\n") == map(["<<": .integer(1)]))
+    #expect(parse("{'<<': 1, a: 2}") == map(["<<": .integer(1), "a": .integer(2)]))
+    // Plain, it merges, also as the single pair of a mapping inside a flow sequence.
+    #expect(parse("[<<: {a: 1}]") == .array([map(["a": .integer(1)])]))
+    #expect(parseError("[<<: 1, 2]") != nil)
+    // Found by FuzzYAML: the pair was kept as a "<<" key, which did not read back the same.
+    #expect(parseError("a: &a [  <<: 1, 2, {b: c}]\nb: *a\n") != nil)
+  }
+
   @Test func documentMarkersAndDirectivesAreAccepted() {
     #expect(parse("%YAML 1.2\n---\na: 1\n...\n") == map(["a": .integer(1)]))
     #expect(parse("--- # start\n- x\n") == .array([.string("x")]))
