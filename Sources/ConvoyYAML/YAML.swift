@@ -5,9 +5,10 @@ import Foundation
 /// The parser covers what real OpenAPI and configuration documents use: block and flow
 /// collections; plain, single- and double-quoted scalars with escapes; literal (`|`) and folded
 /// (`>`) block scalars with chomping and indentation indicators; comments; anchors, aliases and
-/// plain `<<` merge keys (a quoted `"<<"` is an ordinary key); `%YAML` directives and explicit `---` / `...` markers. JSON, being YAML's
-/// flow style, parses too. Anything else (tags, complex `?` keys, several documents in one
-/// stream) is a ``YAMLError`` with its line and column rather than a guess.
+/// plain `<<` merge keys (a quoted `"<<"` is an ordinary key); `%YAML` directives and explicit
+/// `---` / `...` markers. JSON, being YAML's flow style, parses too. Anything else (tags, complex
+/// `?` keys, several documents in one stream) is a ``YAMLError`` with its line and column rather
+/// than a guess.
 ///
 /// ```swift
 /// let data = try Data(contentsOf: URL(fileURLWithPath: "openapi.yaml"))
