@@ -929,11 +929,11 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func YAML_13() throws {
-    #sourceLocation(file: "Sources/ConvoyYAML/YAML.swift", line: 13)
+  static func YAML_14() throws {
+    #sourceLocation(file: "Sources/ConvoyYAML/YAML.swift", line: 14)
     let data = try Data(contentsOf: URL(fileURLWithPath: "openapi.yaml"))
     #sourceLocation()
-    #sourceLocation(file: "Sources/ConvoyYAML/YAML.swift", line: 14)
+    #sourceLocation(file: "Sources/ConvoyYAML/YAML.swift", line: 15)
     let spec = try YAML.parse(String(decoding: data, as: UTF8.self))
     #sourceLocation()
   }
