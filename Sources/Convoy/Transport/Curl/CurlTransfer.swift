@@ -23,6 +23,15 @@
     let easy: CurlLibrary.Easy
     private let library: CurlLibrary
     private let handles: EasyHandlePool
+    /// The pooled handle, with the buffer where libcurl writes the sentence for a failure (which
+    /// says more than its code).
+    private let handle: EasyHandlePool.Handle
+    /// Whether the transfer set options beyond those every transfer sets again: its handle is
+    /// then reset before reuse.
+    private var setsOptionsOfItsOwn = true
+    /// Whether libcurl ran the transfer to its end with an answer. A handle whose transfer
+    /// failed, was paused or was stopped midway is reset before reuse too.
+    private var ranToItsEnd = false
     private let url: URL
     /// Whether the transfer may share a connection with others as an HTTP/2 stream: HTTPS is
     /// where libcurl negotiates HTTP/2.
@@ -64,8 +73,6 @@
     private var headerList: CurlLibrary.SList?
     private var bodyBytes: UnsafeMutableRawBufferPointer?
     private var bodyFile: Int32 = -1
-    /// Where libcurl writes the sentence for a failure, which says more than its code.
-    private var errorMessage: UnsafeMutablePointer<CChar>?
     private var isTornDown = false
 
     private let lock = NSLock()
@@ -75,17 +82,16 @@
     /// request cannot be sent (a URL libcurl rejects, an unreadable body file).
     init(
       request: TransportRequest, library: CurlLibrary, handles: EasyHandlePool,
-      loop: CurlMultiThread, defaultUserAgent: String, tls: CurlTLSOptions? = nil,
-      proxy: ProxyConfiguration? = nil,
-      consumer: Consumer
+      loop: CurlMultiThread, defaultUserAgent: String, consumer: Consumer
     ) throws(TransportFailure) {
       guard let url = request.urlRequest.url else {
         throw TransportFailure(kind: .unsupportedURL, detail: "the request has no URL")
       }
-      guard let easy = handles.take() else {
+      guard let handle = handles.take() else {
         throw TransportFailure(kind: .other, detail: "curl_easy_init failed")
       }
-      self.easy = easy
+      self.handle = handle
+      self.easy = handle.easy
       self.library = library
       self.handles = handles
       self.url = url
@@ -100,8 +106,6 @@
         self.receiver = nil
       }
       try configure(request, defaultUserAgent: defaultUserAgent)
-      tls?.apply(to: easy, library: library)
-      proxy?.apply(to: easy, library: library)
     }
 
     deinit {
@@ -131,6 +135,7 @@
     /// Called by the event loop once libcurl reports the transfer done and the handle is detached.
     func finish(code: Int32) {
       let result = makeResult(code: code)
+      if case .success = result { ranToItsEnd = !isReceivePaused }
       if receiver != nil, case .success(let response) = result { deliverHead(response.head) }
       tearDown()
       guard let consumer = takeConsumer() else { return }
@@ -189,7 +194,7 @@
         return .failure(
           TransportFailure(
             curlCode: code, text: library.describe(code),
-            message: errorMessage.map { String(cString: $0) } ?? ""))
+            message: String(cString: handle.errorMessage)))
       }
       guard head.statusCode > 0 else {
         return .failure(TransportFailure(kind: .badServerResponse, detail: "no HTTP status line"))
@@ -212,7 +217,8 @@
       isTornDown = true
       // Every path here runs after the loop removed the handle from the multi handle, or before
       // it was ever added.
-      handles.recycle(easy)
+      // A handle kept as it is still points at the list; the next transfer sets its own first.
+      handles.recycle(handle, resetting: setsOptionsOfItsOwn || !ranToItsEnd)
       library.slistFreeAll(headerList)
       headerList = nil
       bodyBytes?.deallocate()
@@ -220,46 +226,56 @@
       body.discardPooled()
       if bodyFile >= 0 { close(bodyFile) }
       bodyFile = -1
-      errorMessage?.deallocate()
-      errorMessage = nil
     }
 
     // MARK: - Configuration
 
+    /// Sets the options every transfer of a transport shares, once for each new or reset handle
+    /// (see ``EasyHandlePool``): what a transfer sets in ``configure(_:defaultUserAgent:)``
+    /// must never be here, and the other way round.
+    static func prepare(
+      _ easy: CurlLibrary.Easy, library: CurlLibrary, tls: CurlTLSOptions?,
+      proxy: ProxyConfiguration?
+    ) {
+      _ = library.easySetLong(easy, CurlConstant.noSignal, 1)
+      _ = library.easySetLong(easy, CurlConstant.followLocation, 0)
+      _ = library.easySetLong(easy, CurlConstant.sslVerifyPeer, 1)
+      _ = library.easySetLong(easy, CurlConstant.sslVerifyHost, 2)
+      _ = library.easySetLong(easy, CurlConstant.httpVersion, CurlConstant.httpVersion2OverTLS)
+      _ = library.easySetLong(easy, CurlConstant.suppressConnectHeaders, 1)
+      // An empty list asks for every encoding this libcurl can decode, and decodes it.
+      _ = "".withCString { library.easySetPointer(easy, CurlConstant.acceptEncoding, $0) }
+      _ = library.easySetCallback(easy, CurlConstant.writeFunction, curlWriteBody)
+      _ = library.easySetCallback(easy, CurlConstant.headerFunction, curlWriteHeader)
+      // The progress callback enforces the idle timeout, and reports upload progress to receivers.
+      _ = library.easySetLong(easy, CurlConstant.noProgress, 0)
+      _ = library.easySetProgressCallback(easy, CurlConstant.xferInfoFunction, curlProgress)
+      tls?.apply(to: easy, library: library)
+      proxy?.apply(to: easy, library: library)
+    }
+
+    /// Sets what is this transfer's own, on a prepared handle: every option here is set by every
+    /// transfer (so a handle kept without a reset carries nothing of the last one), except those
+    /// of a body or another method, after which the handle is reset.
     private func configure(_ request: TransportRequest, defaultUserAgent: String)
       throws(TransportFailure)
     {
       let this = Unmanaged.passUnretained(self).toOpaque()
-      setLong(CurlConstant.noSignal, 1)
-      let message = UnsafeMutablePointer<CChar>.allocate(capacity: CurlConstant.errorBufferSize)
-      message.initialize(to: 0)
-      errorMessage = message
-      setPointer(CurlConstant.errorBuffer, UnsafeRawPointer(message))
-      setLong(CurlConstant.followLocation, 0)
-      setLong(CurlConstant.sslVerifyPeer, 1)
-      setLong(CurlConstant.sslVerifyHost, 2)
-      setLong(CurlConstant.httpVersion, CurlConstant.httpVersion2OverTLS)
+      handle.errorMessage.pointee = 0
       // Waiting for a connection to learn whether it multiplexes pays off only where HTTP/2 can
       // be negotiated; on plain HTTP it queued every transfer behind the first connection.
-      if mayMultiplex { setLong(CurlConstant.pipeWait, 1) }
-      setLong(CurlConstant.suppressConnectHeaders, 1)
-      // An empty list asks for every encoding this libcurl can decode, and decodes it.
-      setString(CurlConstant.acceptEncoding, "")
+      setLong(CurlConstant.pipeWait, mayMultiplex ? 1 : 0)
       configureIdleTimeout(request.idleTimeout)
       guard setString(CurlConstant.url, url.absoluteString) == 0 else {
         throw TransportFailure(kind: .unsupportedURL, detail: "libcurl rejected the URL")
       }
       setPointer(CurlConstant.writeData, UnsafeRawPointer(this))
-      setCallback(CurlConstant.writeFunction, curlWriteBody)
       setPointer(CurlConstant.headerData, UnsafeRawPointer(this))
-      setCallback(CurlConstant.headerFunction, curlWriteHeader)
-      let method = request.urlRequest.httpMethod?.uppercased() ?? "GET"
-      try configureBody(request, method: method)
-      configureHeaders(request.urlRequest, defaultUserAgent: defaultUserAgent)
-      // The progress callback enforces the idle timeout, and reports upload progress to receivers.
-      setLong(CurlConstant.noProgress, 0)
       setPointer(CurlConstant.xferInfoData, UnsafeRawPointer(this))
-      _ = library.easySetProgressCallback(easy, CurlConstant.xferInfoFunction, curlProgress)
+      let method = request.urlRequest.httpMethod?.uppercased() ?? "GET"
+      let setsMore = try configureBody(request, method: method)
+      configureHeaders(request.urlRequest, defaultUserAgent: defaultUserAgent)
+      setsOptionsOfItsOwn = setsMore
     }
 
     /// libcurl has no "idle" timeout as such. The connect timeout bounds the handshake; after it,
@@ -273,7 +289,9 @@
       lastActivity = DispatchTime.now().uptimeNanoseconds
     }
 
+    /// - Returns: Whether it set any option: a plain `GET` sets none.
     private func configureBody(_ request: TransportRequest, method: String) throws(TransportFailure)
+      -> Bool
     {
       if let fileURL = request.bodyFileURL {
         let descriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC)
@@ -301,11 +319,12 @@
         setPointer(CurlConstant.postFields, buffer.baseAddress)
       } else if method == "HEAD" {
         setLong(CurlConstant.noBody, 1)
-        return
+        return true
       } else if method == "GET" {
-        return
+        return false
       }
       if method != "POST" { setString(CurlConstant.customRequest, method) }
+      return true
     }
 
     private func configureHeaders(_ request: URLRequest, defaultUserAgent: String) {

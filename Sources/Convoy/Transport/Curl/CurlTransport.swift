@@ -26,20 +26,13 @@
     private let loop: CurlMultiThread
     private let handles: EasyHandlePool
     private let userAgent: String
-    private let tls: CurlTLSOptions?
-    private let proxy: ProxyConfiguration?
 
     /// Loads libcurl (once per process) and starts the transport's thread.
     ///
     /// - Throws: ``CurlTransportUnavailable`` when `libcurl.so.4` cannot be loaded, is older than
     ///   7.68, or lacks a function Convoy calls.
-    public init() throws(CurlTransportUnavailable) {
-      library = try CurlLibrary.shared.get()
-      loop = try CurlMultiThread(library: library)
-      handles = EasyHandlePool(library: library)
-      userAgent = "\(ProcessInfo.processInfo.processName) (unknown version) curl/\(library.version)"
-      tls = nil
-      proxy = nil
+    public convenience init() throws(CurlTransportUnavailable) {
+      try self.init(library: CurlLibrary.shared.get(), tls: nil, proxy: nil)
     }
 
     /// A transport whose HTTPS connections follow `tls`, and which sends every call through
@@ -58,13 +51,24 @@
     /// - Throws: ``CurlTransportUnavailable`` as ``init()``, or ``TLSConfigurationError`` for a
     ///   setting that is wrong (an unreadable file, a malformed pin) or that this libcurl is too
     ///   old for.
-    public init(tls configuration: TLSConfiguration, proxy: ProxyConfiguration? = nil) throws {
+    public convenience init(tls configuration: TLSConfiguration, proxy: ProxyConfiguration? = nil)
+      throws
+    {
       let library = try CurlLibrary.shared.get()
-      tls = configuration == .platform ? nil : try CurlTLSOptions(configuration, library: library)
-      self.proxy = proxy
+      let tls =
+        configuration == .platform ? nil : try CurlTLSOptions(configuration, library: library)
+      try self.init(library: library, tls: tls, proxy: proxy)
+    }
+
+    /// A transport whose handles all carry `tls` and `proxy` (see ``EasyHandlePool``).
+    private init(
+      library: CurlLibrary, tls: CurlTLSOptions?, proxy: ProxyConfiguration?
+    ) throws(CurlTransportUnavailable) {
       self.library = library
       loop = try CurlMultiThread(library: library)
-      handles = EasyHandlePool(library: library)
+      handles = EasyHandlePool(library: library) { easy in
+        CurlTransfer.prepare(easy, library: library, tls: tls, proxy: proxy)
+      }
       userAgent = "\(ProcessInfo.processInfo.processName) (unknown version) curl/\(library.version)"
     }
 
@@ -114,8 +118,7 @@
       do {
         transfer = try CurlTransfer(
           request: request, library: library, handles: handles, loop: loop,
-          defaultUserAgent: userAgent,
-          tls: tls, proxy: proxy, consumer: consumer)
+          defaultUserAgent: userAgent, consumer: consumer)
       } catch {
         failedToStart(error)
         return NothingToCancel()
