@@ -752,11 +752,11 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func CurlTransport_50() throws {
-    #sourceLocation(file: "Sources/Convoy/Transport/Curl/CurlTransport.swift", line: 50)
+  static func CurlTransport_44() throws {
+    #sourceLocation(file: "Sources/Convoy/Transport/Curl/CurlTransport.swift", line: 44)
     let ca = URL(fileURLWithPath: "/etc/convoy/staging-ca.pem")
     #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/Transport/Curl/CurlTransport.swift", line: 51)
+    #sourceLocation(file: "Sources/Convoy/Transport/Curl/CurlTransport.swift", line: 45)
     let transport = try CurlTransport(tls: TLSConfiguration(trustedCertificates: [.file(ca)]))
     #sourceLocation()
   }

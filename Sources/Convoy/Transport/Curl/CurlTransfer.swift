@@ -23,6 +23,7 @@
     let easy: CurlLibrary.Easy
     private let library: CurlLibrary
     private let handles: EasyHandlePool
+    private let headerLists: CurlHeaderListMemo
     /// The pooled handle, with the buffer where libcurl writes the sentence for a failure (which
     /// says more than its code).
     private let handle: EasyHandlePool.Handle
@@ -70,7 +71,7 @@
     private var malformedHead: String?
 
     // Kept for libcurl, which reads them during the transfer without copying.
-    private var headerList: CurlLibrary.SList?
+    private var headerList: CurlHeaderList?
     private var bodyBytes: UnsafeMutableRawBufferPointer?
     private var bodyFile: Int32 = -1
     private var isTornDown = false
@@ -82,7 +83,8 @@
     /// request cannot be sent (a URL libcurl rejects, an unreadable body file).
     init(
       request: TransportRequest, library: CurlLibrary, handles: EasyHandlePool,
-      loop: CurlMultiThread, defaultUserAgent: String, consumer: Consumer
+      headerLists: CurlHeaderListMemo, loop: CurlMultiThread, defaultUserAgent: String,
+      consumer: Consumer
     ) throws(TransportFailure) {
       guard let url = request.urlRequest.url else {
         throw TransportFailure(kind: .unsupportedURL, detail: "the request has no URL")
@@ -94,6 +96,7 @@
       self.easy = handle.easy
       self.library = library
       self.handles = handles
+      self.headerLists = headerLists
       self.url = url
       self.mayMultiplex = url.scheme?.lowercased() == "https"
       self.loop = loop
@@ -219,7 +222,6 @@
       // it was ever added.
       // A handle kept as it is still points at the list; the next transfer sets its own first.
       handles.recycle(handle, resetting: setsOptionsOfItsOwn || !ranToItsEnd)
-      library.slistFreeAll(headerList)
       headerList = nil
       bodyBytes?.deallocate()
       bodyBytes = nil
@@ -327,81 +329,14 @@
       return true
     }
 
+    /// The request's fields as a header list: the memo's, when a recent call sent the same.
     private func configureHeaders(_ request: URLRequest, defaultUserAgent: String) {
-      var list: CurlLibrary.SList?
-      var hasUserAgent = false
-      var hasExpect = false
-      var hasContentType = false
-      for (name, value) in request.allHTTPHeaderFields ?? [:] {
-        // A line break inside a field would let a value smuggle in headers of its own.
-        guard !Self.hasLineBreak(name), !Self.hasLineBreak(value) else { continue }
-        // libcurl writes the length of the body it sends; a second one would break framing.
-        if Self.name(name, is: "content-length") { continue }
-        if Self.name(name, is: "user-agent") {
-          hasUserAgent = true
-        } else if Self.name(name, is: "expect") {
-          hasExpect = true
-        } else if Self.name(name, is: "content-type") {
-          hasContentType = true
-        }
-        // "Name;" is libcurl's spelling for a header sent with an empty value.
-        list = appending(name, value.isEmpty ? ";" : ": ", value, to: list)
+      let fields = request.allHTTPHeaderFields ?? [:]
+      let list = headerLists.list(for: fields) {
+        CurlHeaderList(fields: fields, defaultUserAgent: defaultUserAgent, library: library)
       }
-      // FoundationNetworking sends the same form, so servers see no difference between transports.
-      if !hasUserAgent { list = appending("User-Agent", ": ", defaultUserAgent, to: list) }
-      // libcurl would otherwise wait for `100 Continue` before sending a large body.
-      if !hasExpect { list = library.slistAppend(list, "Expect:") }
-      // libcurl labels any body it posts `application/x-www-form-urlencoded`, even an empty one;
-      // "Content-Type:" removes that, so a request the app gave no type goes without one.
-      if !hasContentType { list = library.slistAppend(list, "Content-Type:") }
       headerList = list
-      setPointer(CurlConstant.httpHeader, UnsafeRawPointer(list))
-    }
-
-    /// `list` with the line `name`, `separator`, `value`, written straight into a temporary C
-    /// string for libcurl to copy: an interpolated `String` for each line, then a C copy of it,
-    /// cost about three times what libcurl's own copy costs.
-    private func appending(
-      _ name: String, _ separator: StaticString, _ value: String, to list: CurlLibrary.SList?
-    ) -> CurlLibrary.SList? {
-      var name = name
-      var value = value
-      let count = name.utf8.count + separator.utf8CodeUnitCount + value.utf8.count
-      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count + 1) { line in
-        var end = line.baseAddress!
-        func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-          guard let start = bytes.baseAddress else { return }
-          end.update(from: start, count: bytes.count)
-          end += bytes.count
-        }
-        name.withUTF8(write)
-        write(UnsafeBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount))
-        value.withUTF8(write)
-        end.pointee = 0
-        return line.baseAddress!.withMemoryRebound(to: CChar.self, capacity: count + 1) {
-          library.slistAppend(list, $0)
-        }
-      }
-    }
-
-    /// Whether `name` is `lowercasedName` (ASCII) in any case, compared in place rather than
-    /// through a lowercased copy of every field's name.
-    private static func name(_ name: String, is lowercasedName: StaticString) -> Bool {
-      guard name.utf8.count == lowercasedName.utf8CodeUnitCount else { return false }
-      var expected = lowercasedName.utf8Start
-      for byte in name.utf8 {
-        let lowercased = expected.pointee
-        guard
-          byte == lowercased
-            || ((UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) && byte | 0x20 == lowercased)
-        else { return false }
-        expected += 1
-      }
-      return true
-    }
-
-    private static func hasLineBreak(_ text: String) -> Bool {
-      text.utf8.contains { $0 == 10 || $0 == 13 }
+      setPointer(CurlConstant.httpHeader, UnsafeRawPointer(list.pointer))
     }
 
     @discardableResult

@@ -25,6 +25,7 @@
     private let library: CurlLibrary
     private let loop: CurlMultiThread
     private let handles: EasyHandlePool
+    private let headerLists = CurlHeaderListMemo()
     private let userAgent: String
 
     /// Loads libcurl (once per process) and starts the transport's thread.
@@ -117,7 +118,8 @@
       let transfer: CurlTransfer
       do {
         transfer = try CurlTransfer(
-          request: request, library: library, handles: handles, loop: loop,
+          request: request, library: library, handles: handles, headerLists: headerLists,
+          loop: loop,
           defaultUserAgent: userAgent, consumer: consumer)
       } catch {
         failedToStart(error)
