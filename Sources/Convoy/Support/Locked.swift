@@ -1,27 +1,107 @@
 import Foundation
 
-/// A value guarded by a lock, for state shared across threads.
+#if canImport(Darwin)
+  import os
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A value guarded by a lock, for state shared across threads. Copies share the value and its
+/// lock.
 ///
-/// Built on `NSLock` rather than `Synchronization.Mutex`: on Linux, `Mutex` makes
-/// ThreadSanitizer report false races, and on Apple platforms it needs macOS 15 / iOS 18.
-package final class Locked<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
+/// The value and its lock live in one allocation (a `ManagedBuffer`). Convoy makes several of
+/// these for every call, and an `NSLock` beside the value cost two allocations more, an
+/// `NSObject`'s set-up and tear-down and a dynamically dispatched call for every lock and
+/// unlock. The lock is the platform's own (`pthread_mutex_t`, `os_unfair_lock`), which
+/// ThreadSanitizer understands: `Synchronization.Mutex` made it report false races on Linux, and
+/// needs macOS 15 / iOS 18.
+package struct Locked<Value>: @unchecked Sendable {
+  private let buffer: LockedBuffer<Value>
 
   package init(_ value: Value) {
-    self.value = value
+    buffer = LockedBuffer.make(holding: value)
   }
 
   /// Runs `body` with exclusive access to the value.
   @discardableResult
   package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
+    try buffer.withLock(body)
   }
 
   /// A snapshot of the current value.
   package var current: Value {
     withLock { $0 }
   }
+}
+
+/// The value as the buffer's header, the lock as its one element: raw memory whose address
+/// stays put, as a lock's must (a lock stored as a class's property has no stable address in
+/// Swift).
+private final class LockedBuffer<Value>: ManagedBuffer<Value, PlatformLock.Primitive> {
+  static func make(holding value: Value) -> LockedBuffer {
+    let buffer = unsafeDowncast(
+      create(minimumCapacity: 1) { _ in value }, to: LockedBuffer.self)
+    buffer.withUnsafeMutablePointerToElements { PlatformLock.initialize($0) }
+    return buffer
+  }
+
+  deinit {
+    withUnsafeMutablePointerToElements { PlatformLock.destroy($0) }
+  }
+
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    try withUnsafeMutablePointers { value, lock in
+      PlatformLock.lock(lock)
+      defer { PlatformLock.unlock(lock) }
+      return try body(&value.pointee)
+    }
+  }
+}
+
+/// The platform's plainest mutual-exclusion lock.
+private enum PlatformLock {
+  #if canImport(Darwin)
+    typealias Primitive = os_unfair_lock
+
+    static func initialize(_ lock: UnsafeMutablePointer<Primitive>) {
+      lock.initialize(to: os_unfair_lock())
+    }
+
+    static func destroy(_ lock: UnsafeMutablePointer<Primitive>) {
+      lock.deinitialize(count: 1)
+    }
+
+    static func lock(_ lock: UnsafeMutablePointer<Primitive>) {
+      os_unfair_lock_lock(lock)
+    }
+
+    static func unlock(_ lock: UnsafeMutablePointer<Primitive>) {
+      os_unfair_lock_unlock(lock)
+    }
+  #else
+    typealias Primitive = pthread_mutex_t
+
+    static func initialize(_ lock: UnsafeMutablePointer<Primitive>) {
+      lock.initialize(to: pthread_mutex_t())
+      let status = pthread_mutex_init(lock, nil)
+      precondition(status == 0, "pthread_mutex_init failed: \(status)")
+    }
+
+    static func destroy(_ lock: UnsafeMutablePointer<Primitive>) {
+      pthread_mutex_destroy(lock)
+      lock.deinitialize(count: 1)
+    }
+
+    static func lock(_ lock: UnsafeMutablePointer<Primitive>) {
+      let status = pthread_mutex_lock(lock)
+      precondition(status == 0, "pthread_mutex_lock failed: \(status)")
+    }
+
+    static func unlock(_ lock: UnsafeMutablePointer<Primitive>) {
+      let status = pthread_mutex_unlock(lock)
+      precondition(status == 0, "pthread_mutex_unlock failed: \(status)")
+    }
+  #endif
 }
