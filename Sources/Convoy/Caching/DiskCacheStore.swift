@@ -11,7 +11,7 @@ final class DiskCacheStore: @unchecked Sendable {
   let directory: URL
   let capacity: Int
   private static let suffix = ".convoycache"
-  private let lock = NSLock()
+  private let lock = Lock()
   private var index: [String: (size: Int, lastUse: Date)]?
   private var usage = 0
 

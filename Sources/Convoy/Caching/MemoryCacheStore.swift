@@ -6,7 +6,7 @@ import Foundation
 /// which only runs when a store overflows the budget, scans once.
 final class MemoryCacheStore: @unchecked Sendable {
   let capacity: Int
-  private let lock = NSLock()
+  private let lock = Lock()
   private var entries: [String: (entry: CacheEntry, cost: Int, lastUse: UInt64)] = [:]
   private var clock: UInt64 = 0
   private var usage = 0

@@ -3,7 +3,7 @@ import Foundation
 /// A handle for a transfer that may be carried by more than one underlying transfer in turn
 /// (a revalidation followed by an unconditional reload): `cancel()` reaches whichever runs.
 final class TransferRelay: TransferHandle, @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var current: (any TransferHandle)?
   private var currentAttempt = -1
   private var cancelled = false
@@ -36,7 +36,7 @@ final class TransferRelay: TransferHandle, @unchecked Sendable {
 /// flight): it completes once, and `cancel()` completes it at once with a cancellation.
 final class PendingTransfer: TransferHandle, @unchecked Sendable {
   typealias Completion = @Sendable (Result<TransportResponse, TransportFailure>) -> Void
-  private let lock = NSLock()
+  private let lock = Lock()
   private var completion: Completion?
   private let onCancel: (@Sendable () -> Void)?
 

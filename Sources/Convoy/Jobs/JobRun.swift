@@ -8,7 +8,7 @@ import Foundation
 /// operation the job started has stopped. The one exception is a root still waiting in its queue
 /// when the job is cancelled: its work can no longer begin, so the job completes at once.
 final class JobRun<Output: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var root: ResultOperation<Output>?
   private var completion: (@Sendable (Result<Output, any Error>) -> Void)?
   private var stopReason: (any Error)?

@@ -17,9 +17,8 @@ final class CallMetricsRecorder: @unchecked Sendable {
     var isClaimed = false
   }
 
-  // The lock and the state sit in the recorder itself rather than in a `Locked`: one object
-  // less to allocate on every call. `state` is only touched through `withState`.
-  private let lock = NSLock()
+  // `_state` is only touched through `withState`, under the lock.
+  private let lock = Lock()
   private var _state: State
 
   init(now: Date = Date()) {
@@ -27,9 +26,7 @@ final class CallMetricsRecorder: @unchecked Sendable {
   }
 
   private func withState<Result>(_ body: (inout State) -> Result) -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return body(&_state)
+    lock.withLock { body(&_state) }
   }
 
   /// This recorder, for the first call that asks; `nil` for a later call on the same pipeline (a

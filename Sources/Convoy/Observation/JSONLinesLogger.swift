@@ -8,7 +8,7 @@ import Foundation
 /// {"event":"response.received","request_id":3,"method":"GET","url":"https://…","status":200,"bytes":1234,"duration_ms":38.2,"ts":"2026-11-21T17:00:00.000Z"}
 /// ```
 public final class JSONLinesLogger: EventObserver {
-  private let lock = NSLock()
+  private let lock = Lock()
   private let write: @Sendable (Data) -> Void
 
   /// Creates a logger that hands each line (ending in `\n`) to `write`, one at a time.

@@ -31,7 +31,7 @@ open class AsyncOperation: Operation, @unchecked Sendable {
 
   /// Everything mutable, guarded by `stateLock`; subclasses in this module store their own
   /// results under the same lock so that a result and `isFinished` change together.
-  let stateLock = NSLock()
+  let stateLock = Lock()
   var state = State.ready
   private var isFinishing = false
   private var isCancelRequested = false

@@ -3,7 +3,7 @@ import Foundation
 /// The steps of a chain, shared by the chain objects that `then` and `map` return while it is
 /// built, so that a chain of n steps costs n appends rather than n copies.
 final class ChainPlan: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var steps: [ChainStep]
   /// Chain objects that a longer chain replaced, by their step count: the running chain
   /// finishes each one when it gets past that step, so that no chain object is left unfinished.

@@ -4,7 +4,7 @@ import Foundation
 /// Counts one job's units and tells its observer, coalescing bursts into one delivery at a time
 /// so that a 10,000-operation job does not flood the main queue.
 final class JobProgressTracker: @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var completed = 0
   private var total = 1
   private var isDeliveryScheduled = false

@@ -25,7 +25,7 @@ final class DeadlineScheduler: @unchecked Sendable {
   /// The scheduler shared by every exchange.
   static let shared = DeadlineScheduler()
 
-  private let lock = NSLock()
+  private let lock = Lock()
   private var entries: [UInt64: (deadline: UInt64, action: @Sendable () -> Void)] = [:]
   private var nextID: UInt64 = 0
   /// The uptime in nanoseconds the timer fires at, or `.max` when it is idle.

@@ -36,6 +36,23 @@ package struct Locked<Value>: @unchecked Sendable {
   }
 }
 
+/// A lock that guards state kept beside it, where a value of its own does not fit (a class's
+/// several properties, changed together).
+package typealias Lock = Locked<Void>
+
+extension Locked where Value == Void {
+  /// A lock with nothing inside.
+  package init() {
+    self.init(())
+  }
+
+  /// Runs `body` holding the lock.
+  @discardableResult
+  package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try withLock { (_: inout Void) in try body() }
+  }
+}
+
 /// The value as the buffer's header, the lock as its one element: raw memory whose address
 /// stays put, as a lock's must (a lock stored as a class's property has no stable address in
 /// Swift).

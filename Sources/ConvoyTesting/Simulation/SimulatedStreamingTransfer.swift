@@ -15,7 +15,7 @@ package final class SimulatedStreamingTransfer: StreamingTransferHandle, @unchec
   private let url: URL?
   private let clock: any ConvoyClock
   private let startDate: Date
-  private let lock = NSLock()
+  private let lock = Lock()
   // Guarded by `lock`.
   private var isOver = false
   private var isPaused = false

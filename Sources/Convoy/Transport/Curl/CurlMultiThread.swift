@@ -11,7 +11,7 @@
     private let library: CurlLibrary
     private let multi: CurlLibrary.Multi
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var submitted: [CurlTransfer] = []
     private var cancelled: [CurlTransfer] = []
     private var resumed: [CurlTransfer] = []

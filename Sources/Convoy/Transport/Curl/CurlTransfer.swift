@@ -76,7 +76,7 @@
     private var bodyFile: Int32 = -1
     private var isTornDown = false
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var consumer: Consumer?
 
     /// Creates and configures the easy handle; fails without touching the network when the

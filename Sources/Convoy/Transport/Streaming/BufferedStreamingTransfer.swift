@@ -18,7 +18,7 @@ final class BufferedStreamingTransfer: StreamingTransferHandle, @unchecked Senda
   private static let pieceSize = 64 << 10
 
   private let receiver: any TransferReceiver
-  private let lock = NSLock()
+  private let lock = Lock()
   private var inner: (any TransferHandle)?
   private var pending: (body: Data, offset: Int, metrics: TransferMetrics)?
   private var isDelivering = false

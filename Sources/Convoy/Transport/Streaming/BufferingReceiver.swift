@@ -14,7 +14,7 @@ import Foundation
 /// ``ResponseLimits/maximumBodySize`` and reports ``TransportFailure/Kind/responseTooLarge``, so
 /// an endless body costs no more than the limit on a transport that buffers this way.
 final class BufferingReceiver: TransferReceiver, @unchecked Sendable {
-  private let lock = NSLock()
+  private let lock = Lock()
   private var head: HTTPResponse?
   private var body = Data()
   /// Whether the completion ran (it runs once: an over-limit body settles it before the

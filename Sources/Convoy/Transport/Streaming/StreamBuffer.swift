@@ -16,7 +16,7 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
   /// Whether bytes past ``overflowLimit`` go to a temporary file instead of ending the stream.
   let spillsToDisk: Bool
 
-  private let lock = NSLock()
+  private let lock = Lock()
   private var handle: (any StreamingTransferHandle)?
   private var head: HTTPResponse?
   private var headWaiter: CheckedContinuation<Result<HTTPResponse, TransportFailure>, Never>?

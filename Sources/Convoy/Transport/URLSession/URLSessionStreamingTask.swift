@@ -12,7 +12,7 @@ final class URLSessionStreamingTask: StreamingTransferHandle, @unchecked Sendabl
   private let receiver: any TransferReceiver
   private let startDate = Date()
   private let bytesSent: Int
-  private let lock = NSLock()
+  private let lock = Lock()
   private var task: URLSessionTask?
   private var isOver = false
   private var isPaused = false
