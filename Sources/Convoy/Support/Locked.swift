@@ -49,7 +49,7 @@ extension Locked where Value == Void {
   /// Runs `body` holding the lock.
   @discardableResult
   package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try withLock { (_: inout Void) in try body() }
+    try buffer.withLockHeld(body)
   }
 }
 
@@ -73,6 +73,17 @@ private final class LockedBuffer<Value>: ManagedBuffer<Value, PlatformLock.Primi
       PlatformLock.lock(lock)
       defer { PlatformLock.unlock(lock) }
       return try body(&value.pointee)
+    }
+  }
+
+  /// Runs `body` holding the lock, without an access to the value: for ``Lock``, whose value is
+  /// empty. An `inout` access to an empty value has no bytes of its own, and ThreadSanitizer
+  /// took it for a write to the buffer's first bytes, racing with every unlocked read of them.
+  func withLockHeld<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try withUnsafeMutablePointerToElements { lock in
+      PlatformLock.lock(lock)
+      defer { PlatformLock.unlock(lock) }
+      return try body()
     }
   }
 }
