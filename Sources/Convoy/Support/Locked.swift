@@ -69,11 +69,7 @@ private final class LockedBuffer<Value>: ManagedBuffer<Value, PlatformLock.Primi
   }
 
   func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    try withUnsafeMutablePointers { value, lock in
-      PlatformLock.lock(lock)
-      defer { PlatformLock.unlock(lock) }
-      return try body(&value.pointee)
-    }
+    try withLockHeld { try withUnsafeMutablePointerToHeader { try body(&$0.pointee) } }
   }
 
   /// Runs `body` holding the lock, without an access to the value: for ``Lock``, whose value is

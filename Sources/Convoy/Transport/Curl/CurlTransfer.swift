@@ -275,9 +275,10 @@
       setPointer(CurlConstant.headerData, UnsafeRawPointer(this))
       setPointer(CurlConstant.xferInfoData, UnsafeRawPointer(this))
       let method = request.urlRequest.httpMethod?.uppercased() ?? "GET"
-      let setsMore = try configureBody(request, method: method)
+      // Left `true` when the body cannot be set up: the transfer never runs, and its handle is
+      // reset.
+      setsOptionsOfItsOwn = try configureBody(request, method: method)
       configureHeaders(request.urlRequest, defaultUserAgent: defaultUserAgent)
-      setsOptionsOfItsOwn = setsMore
     }
 
     /// libcurl has no "idle" timeout as such. The connect timeout bounds the handshake; after it,

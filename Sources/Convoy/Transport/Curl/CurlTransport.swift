@@ -119,8 +119,7 @@
       do {
         transfer = try CurlTransfer(
           request: request, library: library, handles: handles, headerLists: headerLists,
-          loop: loop,
-          defaultUserAgent: userAgent, consumer: consumer)
+          loop: loop, defaultUserAgent: userAgent, consumer: consumer)
       } catch {
         failedToStart(error)
         return NothingToCancel()
