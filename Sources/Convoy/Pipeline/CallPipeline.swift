@@ -151,13 +151,7 @@ struct CallPipeline: Sendable {
       guard remaining > 0 else { throw ServerConnectionError.timedOut(context.errorContext()) }
       // Optional only in type: the request was built from the configuration's URL.
       let sentURL = try transportRequest.urlRequest.url ?? configuration.url(path: request.path)
-      events.emit(
-        .requestAdapted(
-          .init(
-            call: events.call, url: sentURL, attempt: context.attempt,
-            headers: HTTPHeaders(transportRequest.urlRequest.allHTTPHeaderFields ?? [:]))))
-      events.emit(.requestSent(.init(call: events.call, url: sentURL, attempt: context.attempt)))
-      events.metrics.attemptStarted()
+      Self.reportSending(transportRequest, to: sentURL, attempt: context.attempt, events: events)
       let received: Received
       switch await send(transportRequest, remaining, context) {
       case .success(var answer):
@@ -175,12 +169,7 @@ struct CallPipeline: Sendable {
         throw error
       }
       let response = received.response
-      events.emit(
-        .responseReceived(
-          .init(
-            call: events.call, url: response.head.url ?? sentURL, attempt: context.attempt,
-            status: response.statusCode, bytes: response.metrics.bytesReceived,
-            duration: response.metrics.duration)))
+      Self.reportReceived(response, from: sentURL, attempt: context.attempt, events: events)
       context.decisions = chain
       let outcome: ResponseDecisionOutcome<Request.Response>
       do {
@@ -210,6 +199,37 @@ struct CallPipeline: Sendable {
           events: events)
       }
     }
+  }
+
+  /// Tells observers and the metrics that an attempt goes out.
+  ///
+  /// Not inlined, like ``reportReceived(_:from:attempt:events:)``: an async function's frame is
+  /// taken whole when it is entered and holds a slot for every temporary inlined into it, and the
+  /// events built here made `attempts`' frame 1.3 KB larger (12.3 KB), for the call's whole life.
+  @inline(never)
+  private static func reportSending(
+    _ request: TransportRequest, to url: URL, attempt: Int, events: EventEmitter
+  ) {
+    events.emit(
+      .requestAdapted(
+        .init(
+          call: events.call, url: url, attempt: attempt,
+          headers: HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:]))))
+    events.emit(.requestSent(.init(call: events.call, url: url, attempt: attempt)))
+    events.metrics.attemptStarted()
+  }
+
+  /// Tells observers that an attempt's answer arrived.
+  @inline(never)
+  private static func reportReceived(
+    _ response: TransportResponse, from url: URL, attempt: Int, events: EventEmitter
+  ) {
+    events.emit(
+      .responseReceived(
+        .init(
+          call: events.call, url: response.head.url ?? url, attempt: attempt,
+          status: response.statusCode, bytes: response.metrics.bytesReceived,
+          duration: response.metrics.duration)))
   }
 
   private func checkRunaway(
