@@ -28,7 +28,9 @@ public final class DownloadOperation<Request: RequestDescribing>: NetworkOperati
     super.init(pipeline: connection.pipeline)
   }
 
-  override func perform(with pipeline: CallPipeline) async -> Result<DownloadedFile, any Error> {
+  nonisolated(nonsending) override func perform(
+    with pipeline: CallPipeline
+  ) async -> Result<DownloadedFile, any Error> {
     let downloader = FileDownloader(
       pipeline: pipeline, request: request, destination: destination, options: options,
       progress: reportingToJob(progress))

@@ -49,7 +49,9 @@ final class CallMetricsRecorder: @unchecked Sendable {
   }
 
   /// Runs `work` as the call this recorder measures, starting its clock now.
-  func measuring<Output>(_ work: () async -> Output) async -> Output {
+  nonisolated(nonsending) func measuring<Output>(
+    _ work: nonisolated(nonsending) () async -> Output
+  ) async -> Output {
     slotAcquired()
     return await work()
   }

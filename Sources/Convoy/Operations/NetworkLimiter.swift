@@ -55,7 +55,7 @@ final class NetworkLimiter: Sendable {
 
   /// Takes a slot, waiting without a thread while none is free: `true` once the caller holds
   /// it, `false` when the task was cancelled first. A free slot is taken with no suspension.
-  func acquire() async -> Bool {
+  nonisolated(nonsending) func acquire() async -> Bool {
     if tryAcquire() { return true }
     let waiter = Waiter()
     return await withTaskCancellationHandler {

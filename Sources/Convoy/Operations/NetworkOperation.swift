@@ -74,7 +74,9 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
 
   /// The work: one call, stream or download through `pipeline`. Cancellation reaches it as the
   /// cancellation of its task.
-  func perform(with pipeline: CallPipeline) async -> Result<Output, any Error> {
+  nonisolated(nonsending) func perform(
+    with pipeline: CallPipeline
+  ) async -> Result<Output, any Error> {
     .failure(OperationError.finishedWithoutResult)
   }
 
@@ -90,7 +92,9 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
   /// executing while the work is in flight, and it finishes with the work's result. Cancelling
   /// the calling task cancels the work; while the operation still waits for a slot, the call
   /// ends at once.
-  func runInCallingTask(on context: OperationContext) async throws -> Output {
+  nonisolated(nonsending) func runInCallingTask(
+    on context: OperationContext
+  ) async throws -> Output {
     guard await begin(on: context) else { throw ServerConnectionError.cancelled }
     return try await performBegun()
   }
@@ -102,7 +106,7 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
   /// `runInCallingTask`, the pipeline's frame would be held by every call still waiting for a
   /// slot, a kilobyte or more per waiting call.
   @inline(never)
-  private func performBegun() async throws -> Output {
+  nonisolated(nonsending) private func performBegun() async throws -> Output {
     let result = await metrics.measuring { await perform(with: pipeline) }
     finish(with: result)
     return try result.get()
@@ -111,7 +115,7 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
   /// Takes a slot on `context`'s limiter and starts the operation in the calling task: `true`
   /// then, and the caller must finish it; `false` when it was cancelled first and will never
   /// run (it is then finished).
-  func begin(on context: OperationContext) async -> Bool {
+  nonisolated(nonsending) func begin(on context: OperationContext) async -> Bool {
     prepare(context: context, whenFinished: nil)
     stateLock.withLock { runsInCallingTask = true }
     let limiter = context.queues.network

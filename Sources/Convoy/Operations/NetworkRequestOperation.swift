@@ -30,7 +30,9 @@ public final class NetworkRequestOperation<Request: RequestDescribing>:
     super.init(pipeline: pipeline)
   }
 
-  override func perform(with pipeline: CallPipeline) async -> Result<Request.Response, any Error> {
+  nonisolated(nonsending) override func perform(
+    with pipeline: CallPipeline
+  ) async -> Result<Request.Response, any Error> {
     // Only a call that asked for upload progress travels the streaming side that reports it;
     // every other call keeps the buffered exchange.
     await pipeline.result(

@@ -6,6 +6,11 @@ import Foundation
 
 /// The one road every call travels: build → adapters → exchange → decisions → value, again for
 /// each retry or restart.
+///
+/// Its async functions are `nonisolated(nonsending)`, as are `Exchange`'s and the network
+/// operation's: they run on the executor of whoever awaits them (the global one: every way in
+/// is a public nonisolated async function or a task), so a call does not switch executors at
+/// each nested await (Architecture.md, "Threads and cancellation").
 struct CallPipeline: Sendable {
   /// What every call through one connection shares, held once: a copy of the pipeline (every
   /// operation keeps one, waiting calls included) is then one reference, not a copy of the whole
@@ -62,7 +67,7 @@ struct CallPipeline: Sendable {
   /// the call fails instead.
   static let maximumAttempts = 16
 
-  func run<Request: RequestDescribing>(
+  nonisolated(nonsending) func run<Request: RequestDescribing>(
     _ request: Request, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
   ) async throws -> Request.Response {
     let events = EventEmitter.call(
@@ -81,7 +86,7 @@ struct CallPipeline: Sendable {
     }
   }
 
-  private func perform<Request: RequestDescribing>(
+  nonisolated(nonsending) private func perform<Request: RequestDescribing>(
     _ request: Request, events: EventEmitter,
     uploadProgress: (@Sendable (TransferProgress) -> Void)?
   ) async throws -> (Request.Response, Int) {
@@ -118,10 +123,11 @@ struct CallPipeline: Sendable {
   /// Sends `request` until the decisions settle, retrying and restarting as they and the retry
   /// policy say; `send` does one attempt's exchange, `settle` turns a settled answer into the
   /// result.
-  func attempts<Request: RequestDescribing, Result>(
+  nonisolated(nonsending) func attempts<Request: RequestDescribing, Result>(
     of request: Request, events: EventEmitter, chain initialChain: [any ResponseDecision],
     timeout: TimeInterval? = nil,
-    send: (TransportRequest, TimeInterval, RequestContext) async ->
+    send:
+      nonisolated(nonsending) (TransportRequest, TimeInterval, RequestContext) async ->
       Swift.Result<
         Received, ServerConnectionError
       >,
@@ -243,7 +249,7 @@ struct CallPipeline: Sendable {
 
   /// Sleeps before a retry of the attempt sent to `url`; cancelling the task ends the sleep at
   /// once.
-  private func wait(
+  nonisolated(nonsending) private func wait(
     _ delay: TimeInterval, before context: inout RequestContext, url: URL,
     reason: String, events: EventEmitter
   ) async throws(ServerConnectionError) {
@@ -260,7 +266,7 @@ struct CallPipeline: Sendable {
     }
   }
 
-  private func judge<Request: RequestDescribing>(
+  nonisolated(nonsending) private func judge<Request: RequestDescribing>(
     _ response: TransportResponse, for request: Request, with chain: [any ResponseDecision],
     context: RequestContext, url: URL, events: EventEmitter
   ) async throws -> ResponseDecisionOutcome<Request.Response> {
@@ -285,7 +291,7 @@ struct CallPipeline: Sendable {
 
   /// Describes the request as a `URLRequest` — method, URL and query, headers, body — then lets
   /// the connection's adapters and the request's own change it, in that order.
-  private func makeTransportRequest<Request: RequestDescribing>(
+  nonisolated(nonsending) private func makeTransportRequest<Request: RequestDescribing>(
     _ request: Request, body: PreparedBody, context: inout RequestContext
   ) async throws -> TransportRequest {
     var urlRequest = URLRequest(url: try configuration.url(path: request.path))
@@ -378,7 +384,7 @@ struct CallPipeline: Sendable {
 
   /// One attempt's exchange, the only one: every hop, the deadline, the body as `delivery`
   /// asks.
-  func exchange(
+  nonisolated(nonsending) func exchange(
     _ request: TransportRequest, timeout: TimeInterval, context: RequestContext,
     delivery: Exchange.Delivery
   ) async -> Result<Received, ServerConnectionError> {
@@ -408,7 +414,7 @@ struct CallPipeline: Sendable {
 
 extension CallPipeline {
   /// Runs `request` and keeps the outcome as a result; a task cancellation counts as Convoy's.
-  func result<Request: RequestDescribing>(
+  nonisolated(nonsending) func result<Request: RequestDescribing>(
     of request: Request, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
   ) async -> Result<Request.Response, any Error> {
     do {

@@ -31,7 +31,9 @@ public final class StreamOperation<Request: RequestDescribing, Output: Sendable>
     super.init(pipeline: connection.pipeline)
   }
 
-  override func perform(with pipeline: CallPipeline) async -> Result<Output, any Error> {
+  nonisolated(nonsending) override func perform(
+    with pipeline: CallPipeline
+  ) async -> Result<Output, any Error> {
     do {
       let stream = try await pipeline.openStream(request, options: options)
       return .success(try await consume(stream))

@@ -84,7 +84,7 @@ final class Exchange: Sendable {
 
   /// Runs an exchange of `request` that must be over in `timeout` seconds of `clock`;
   /// cancelling the calling task cancels the transfer.
-  static func perform(
+  nonisolated(nonsending) static func perform(
     _ request: TransportRequest, transport: any HTTPTransport, policy: RedirectPolicy,
     timeout: TimeInterval, clock: any ConvoyClock = .system, delivery: Delivery = .whole,
     metrics: CallMetricsRecorder? = nil
@@ -103,7 +103,9 @@ final class Exchange: Sendable {
   }
 
   /// The redirect loop: one hop per request until the policy has no next one.
-  private func run(_ first: TransportRequest) async -> Result<Answer, ExchangeFailure> {
+  nonisolated(nonsending) private func run(_ first: TransportRequest) async -> Result<
+    Answer, ExchangeFailure
+  > {
     var request = first
     var hops = 0
     while true {
@@ -132,7 +134,9 @@ final class Exchange: Sendable {
 
   /// One hop: the transfer of `request` until its answer is in (whole, or its head for a
   /// stream), or the exchange ended.
-  private func send(_ request: TransportRequest) async -> Result<Answer, ExchangeFailure> {
+  nonisolated(nonsending) private func send(_ request: TransportRequest) async -> Result<
+    Answer, ExchangeFailure
+  > {
     state.withLock { $0.request = request }
     switch delivery {
     case .whole:
@@ -159,7 +163,7 @@ final class Exchange: Sendable {
   /// which is taken whole when `send` is entered: with both inlined it was 8.5 KB, allocated for
   /// every attempt (a task's allocator takes a block of its own for a frame that large).
   @inline(never)
-  private func sendStreamed(
+  nonisolated(nonsending) private func sendStreamed(
     _ request: TransportRequest, capacity: Int, spillsToDisk: Bool
   ) async -> Result<Answer, ExchangeFailure> {
     // Stopping the buffer hands its reader a failure at once, so the head is awaited without
@@ -215,7 +219,7 @@ final class Exchange: Sendable {
   /// Waits for what `begin` delivers, or for the exchange to end first. `begin` starts the
   /// transfer and returns what stops it.
   @inline(never)
-  private func hop<Value: Sendable>(
+  nonisolated(nonsending) private func hop<Value: Sendable>(
     _ begin: (@escaping @Sendable (Value) -> Void) -> @Sendable () -> Void
   ) async -> Step<Value> {
     await withCheckedContinuation { continuation in

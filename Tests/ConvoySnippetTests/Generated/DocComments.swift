@@ -722,11 +722,11 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func StreamOperation_85() async throws {
-    #sourceLocation(file: "Sources/Convoy/Streaming/StreamOperation.swift", line: 85)
+  static func StreamOperation_87() async throws {
+    #sourceLocation(file: "Sources/Convoy/Streaming/StreamOperation.swift", line: 87)
     let stream = try await connection.stream(FeedRequest())
     #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/Streaming/StreamOperation.swift", line: 86)
+    #sourceLocation(file: "Sources/Convoy/Streaming/StreamOperation.swift", line: 88)
     for try await line in stream.body.lines {
       print(line)
     }
