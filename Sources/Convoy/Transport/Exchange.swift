@@ -103,9 +103,9 @@ final class Exchange: Sendable {
   }
 
   /// The redirect loop: one hop per request until the policy has no next one.
-  nonisolated(nonsending) private func run(_ first: TransportRequest) async -> Result<
-    Answer, ExchangeFailure
-  > {
+  nonisolated(nonsending) private func run(
+    _ first: TransportRequest
+  ) async -> Result<Answer, ExchangeFailure> {
     var request = first
     var hops = 0
     while true {
@@ -134,9 +134,9 @@ final class Exchange: Sendable {
 
   /// One hop: the transfer of `request` until its answer is in (whole, or its head for a
   /// stream), or the exchange ended.
-  nonisolated(nonsending) private func send(_ request: TransportRequest) async -> Result<
-    Answer, ExchangeFailure
-  > {
+  nonisolated(nonsending) private func send(
+    _ request: TransportRequest
+  ) async -> Result<Answer, ExchangeFailure> {
     state.withLock { $0.request = request }
     switch delivery {
     case .whole:
