@@ -67,7 +67,8 @@ public class StubURLProtocol: URLProtocol {
     request
   }
 
-  /// Answers from the configuration's routes, after the answer's delay on its clock.
+  /// Answers from the configuration's routes: before returning when the answer has no delay,
+  /// otherwise once its delay has passed on the configuration's clock.
   override public func startLoading() {
     guard let stubbing = Self.stubbing else {
       client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
@@ -75,6 +76,15 @@ public class StubURLProtocol: URLProtocol {
     }
     let stubRequest = StubRequest(TransportRequest(urlRequest: request))
     let outcome = StubOutcome(stubbing.routes.answer(for: stubRequest), for: stubRequest)
+    guard outcome.delay > 0 else {
+      // Here, on the thread FoundationNetworking starts the protocol on: its session's work
+      // queue, the one queue its task registry may be read on. Each client call reads it; from
+      // another thread it raced with the session adding and removing its other tasks' entries,
+      // and under load a lookup missed and trapped ("a task that in not in the registry").
+      // FoundationNetworking's own data: URL protocol answers the same way, before returning.
+      deliver(outcome.result)
+      return
+    }
     let reference = Reference(target: self)
     let delivery = StubDelivery(.stopWaitsForDelivery) { result in
       reference.target.deliver(result)
