@@ -47,14 +47,14 @@ private let routes = StubRoutes()
 private let transport = StubTransport(routes: routes)
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Testing.md", line: 360)
+#sourceLocation(file: "Docs/Testing.md", line: 366)
 private struct Harbour: Codable, Sendable, Equatable {
   var id: Int
   var name: String
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Testing.md", line: 364)
+#sourceLocation(file: "Docs/Testing.md", line: 370)
 private struct HarbourRequest: RequestDescribing {
   typealias Response = JSONResponse<Harbour>
   var id: Int
@@ -63,11 +63,11 @@ private struct HarbourRequest: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Testing.md", line: 272)
+#sourceLocation(file: "Docs/Testing.md", line: 278)
 private enum ShopScenario: String, CaseIterable, Sendable { case happy, offline, slow }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Testing.md", line: 274)
+#sourceLocation(file: "Docs/Testing.md", line: 280)
 private final class SimulatedShop: HTTPTransport {
   let routes = StubRoutes()
   private let transport: StubTransport
@@ -105,7 +105,7 @@ private final class SimulatedShop: HTTPTransport {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Testing.md", line: 476)
+#sourceLocation(file: "Docs/Testing.md", line: 482)
 private struct ServiceStatus: RequestDescribing {
   typealias Response = EmptyResponse
   var method: HTTPMethod { .get }
@@ -113,7 +113,7 @@ private struct ServiceStatus: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Testing.md", line: 482)
+#sourceLocation(file: "Docs/Testing.md", line: 488)
 private func aRetryAfterWaitsForTheTestClock() async throws {
   let clock = TestClock()
   let transport = StubTransport { _ in .status(503, headers: ["Retry-After": "20"]) }
@@ -194,70 +194,70 @@ private func testingStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Testing.md", line: 183)
+    #sourceLocation(file: "Docs/Testing.md", line: 189)
     let api = SimulatedPlacesAPI(scenario: .tokenExpired)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 184)
+    #sourceLocation(file: "Docs/Testing.md", line: 190)
     let connection = ServerConnection(configuration: .staging, transport: api)
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Testing.md", line: 238)
+    #sourceLocation(file: "Docs/Testing.md", line: 244)
     let api = SimulatedPlacesAPI(scenario: .tokenExpired)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 239)
+    #sourceLocation(file: "Docs/Testing.md", line: 245)
     var configuration = ServerConfiguration.staging
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 240)
+    #sourceLocation(file: "Docs/Testing.md", line: 246)
     configuration.authentication = SimulatedPlacesAPI.authentication   // token endpoint oauth/token
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 241)
+    #sourceLocation(file: "Docs/Testing.md", line: 247)
     let connection = ServerConnection(configuration: configuration, transport: api)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 242)
+    #sourceLocation(file: "Docs/Testing.md", line: 248)
     // The demo API's own two-step login (client secret, then password grant), built in
     // ConvoyTesting from Convoy's public pieces: the example of a custom login.
     try await connection.login(
       with: SimulatedPlacesAPI.LoginJob(email: "demo@convoy.example", password: "demo-password"))
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 247)
+    #sourceLocation(file: "Docs/Testing.md", line: 253)
     // PlacesRequest: GET v2/places with `authenticationRequirement: .accessToken`.
     let places = try await connection.execute(PlacesRequest()).value   // 401, one renewal, replay
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 249)
+    #sourceLocation(file: "Docs/Testing.md", line: 255)
     #expect(api.requests.filter { $0.formBody["grant_type"] == "refresh_token" }.count == 1)
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Testing.md", line: 375)
+    #sourceLocation(file: "Docs/Testing.md", line: 381)
     let server = try await MockServer.started()
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 376)
+    #sourceLocation(file: "Docs/Testing.md", line: 382)
     server.route(.get, "/harbours/7", answer: .json(Harbour(id: 7, name: "Kettle Cove")))
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 377)
+    #sourceLocation(file: "Docs/Testing.md", line: 383)
     server.enqueue(MockAnswer.text("late").with(fault: .hangUpAfterBodyBytes(2)))
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 379)
+    #sourceLocation(file: "Docs/Testing.md", line: 385)
     // One line per endpoint: the request, where it goes, what it must end in.
     await expect(HarbourRequest(id: 7), on: server, succeedsWith: Harbour(id: 7, name: "Kettle Cove"))
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 381)
+    #sourceLocation(file: "Docs/Testing.md", line: 387)
     await expect(HarbourRequest(id: 8), on: server, failsWith: .serverUnreachable)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 383)
+    #sourceLocation(file: "Docs/Testing.md", line: 389)
     let sent = try await server.takeRequest()       // the first request, in arrival order
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 384)
+    #sourceLocation(file: "Docs/Testing.md", line: 390)
     #expect(sent.path == "/harbours/7")
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 385)
+    #sourceLocation(file: "Docs/Testing.md", line: 391)
     await server.shutdown()
     #sourceLocation()
   }
 }
 
-#sourceLocation(file: "Docs/Testing.md", line: 313)
+#sourceLocation(file: "Docs/Testing.md", line: 319)
 @Suite struct ShopSimulatorSample {
   struct Product: Decodable, Sendable, Equatable {
     var id: Int
@@ -293,7 +293,7 @@ private func testingStatements() async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Testing.md", line: 390)
+#sourceLocation(file: "Docs/Testing.md", line: 396)
 @Suite struct MockServerSample {
   @Test func harboursAreServedAndADroppedBodyIsReported() async throws {
     let server = try await MockServer.started()
@@ -314,7 +314,7 @@ private func testingStatements() async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Testing.md", line: 504)
+#sourceLocation(file: "Docs/Testing.md", line: 510)
 @Suite struct TestClockSample {
   @Test func theRetryAfterSampleWaitsForTheTestClock() async throws {
     try await aRetryAfterWaitsForTheTestClock()
