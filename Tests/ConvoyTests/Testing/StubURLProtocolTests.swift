@@ -117,3 +117,52 @@ import Testing
     }
   }
 }
+
+extension StubURLProtocolTests {
+  /// FoundationNetworking reads its session's task registry in every client call, and may read
+  /// it only on the thread that starts the protocol (the session's work queue); an answer
+  /// delivered from another thread raced with the session's other tasks.
+  @Test func anUndelayedAnswerReachesTheClientBeforeStartLoadingReturns() throws {
+    let routes = StubRoutes().on(.get, "who", answer: .json(["me": "left"]))
+    let protocolClass = try #require(
+      URLSessionConfiguration.stubbed(by: routes).protocolClasses?.first as? URLProtocol.Type)
+    let client = RecordingProtocolClient()
+    let request = URLRequest(url: URL(string: "https://api.example.com/who")!)
+    let loader = protocolClass.init(request: request, cachedResponse: nil, client: client)
+    loader.startLoading()
+    #expect(client.events == ["response 200", "data 13 bytes", "finished"])
+  }
+}
+
+/// A protocol client that writes down what it is told, in order.
+private final class RecordingProtocolClient: NSObject, URLProtocolClient, @unchecked Sendable {
+  private let lock = NSLock()
+  private var recorded: [String] = []
+
+  var events: [String] { lock.withLock { recorded } }
+
+  private func record(_ event: String) { lock.withLock { recorded.append(event) } }
+
+  func urlProtocol(
+    _ protocol: URLProtocol, wasRedirectedTo request: URLRequest, redirectResponse: URLResponse
+  ) { record("redirect") }
+  func urlProtocol(_ protocol: URLProtocol, cachedResponseIsValid cachedResponse: CachedURLResponse)
+  { record("cached") }
+  func urlProtocol(
+    _ protocol: URLProtocol, didReceive response: URLResponse,
+    cacheStoragePolicy policy: URLCache.StoragePolicy
+  ) { record("response \((response as? HTTPURLResponse)?.statusCode ?? 0)") }
+  func urlProtocol(_ protocol: URLProtocol, didLoad data: Data) {
+    record("data \(data.count) bytes")
+  }
+  func urlProtocolDidFinishLoading(_ protocol: URLProtocol) { record("finished") }
+  func urlProtocol(_ protocol: URLProtocol, didFailWithError error: any Error) {
+    record("failed")
+  }
+  func urlProtocol(
+    _ protocol: URLProtocol, didReceive challenge: URLAuthenticationChallenge
+  ) { record("challenge") }
+  func urlProtocol(_ protocol: URLProtocol, didCancel challenge: URLAuthenticationChallenge) {
+    record("challenge cancelled")
+  }
+}
