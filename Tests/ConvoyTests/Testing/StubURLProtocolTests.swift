@@ -135,13 +135,12 @@ extension StubURLProtocolTests {
 }
 
 /// A protocol client that writes down what it is told, in order.
-private final class RecordingProtocolClient: NSObject, URLProtocolClient, @unchecked Sendable {
-  private let lock = NSLock()
-  private var recorded: [String] = []
+private final class RecordingProtocolClient: NSObject, URLProtocolClient, Sendable {
+  private let recorded = Locked<[String]>([])
 
-  var events: [String] { lock.withLock { recorded } }
+  var events: [String] { recorded.current }
 
-  private func record(_ event: String) { lock.withLock { recorded.append(event) } }
+  private func record(_ event: String) { recorded.withLock { $0.append(event) } }
 
   func urlProtocol(
     _ protocol: URLProtocol, wasRedirectedTo request: URLRequest, redirectResponse: URLResponse
