@@ -1,6 +1,6 @@
 import Foundation
 
-// `convoy-benchmarks [orchestration|calls|transports|downloads|memory|sse|all]`: each suite prints its
+// `convoy-benchmarks [orchestration|calls|transports|downloads|memory|sse|mock|all]`: each suite prints its
 // own table. `all` runs the request suites only: the transfer suites move gigabytes.
 let suites: [String: () -> Void] = [
   "orchestration": runOrchestrationBenchmark,
@@ -9,6 +9,7 @@ let suites: [String: () -> Void] = [
   "downloads": runDownloadBenchmark,
   "memory": runMemoryBenchmark,
   "sse": runEventStreamBenchmark,
+  "mock": runMockServerBenchmark,
 ]
 let suitesInAll = ["orchestration", "transports"]
 

@@ -7,6 +7,15 @@ struct MockAnswerWriter {
   let descriptor: Int32
   /// Readable once the server stops; every pause ends early then.
   let wake: Int32
+  /// Where the answer's bytes gather until a pause, a fault or the answer's end sends them.
+  let output: MockOutput
+
+  /// A writer to `descriptor` that tells `onSend` how many bytes each write sent.
+  init(descriptor: Int32, wake: Int32, onSend: @escaping (Int) -> Void) {
+    self.descriptor = descriptor
+    self.wake = wake
+    self.output = MockOutput(descriptor: descriptor, onSend: onSend)
+  }
 
   /// What the connection should do after the answer.
   enum Ending {
@@ -19,12 +28,24 @@ struct MockAnswerWriter {
   }
 
   func write(_ answer: MockAnswer, for request: RecordedRequest) -> Ending {
+    let ending = gather(answer, for: request)
+    // What a cut answer sent before its fault must reach the client before the close.
+    return output.flush() || ending != .keepAlive ? ending : .close
+  }
+
+  /// Sends everything gathered so far, then waits for `duration` (see ``MockSocket/pause``).
+  func pause(_ duration: Duration) -> Bool {
+    guard duration > .zero else { return true }
+    return output.flush() && MockSocket.pause(duration, wake: wake, connection: descriptor)
+  }
+
+  private func gather(_ answer: MockAnswer, for request: RecordedRequest) -> Ending {
     for head in answer.informational {
       var lines = "HTTP/1.1 \(head.status) \(MockAnswerWriter.reason(for: head.status))\r\n"
       for field in head.headers { lines += "\(field.name): \(field.value)\r\n" }
-      guard MockSocket.send(descriptor, Array((lines + "\r\n").utf8)) else { return .close }
+      guard output.write(Array((lines + "\r\n").utf8)) else { return .close }
     }
-    guard MockSocket.pause(answer.headDelay, wake: wake, connection: descriptor) else {
+    guard pause(answer.headDelay) else {
       return .close
     }
     switch answer.fault {
@@ -34,12 +55,12 @@ struct MockAnswerWriter {
     }
     let sendsBody = request.method != "HEAD" && answer.status != 204 && answer.status != 304
     let framing = Framing(answer, sendsBody: sendsBody)
-    guard MockSocket.send(descriptor, Array(head(for: answer, framing: framing).utf8)) else {
+    guard output.write(Array(head(for: answer, framing: framing).utf8)) else {
       return .close
     }
     if answer.fault == .hangUpAfterHead { return .close }
     guard sendsBody else { return ending(for: answer, request: request) }
-    guard MockSocket.pause(answer.bodyDelay, wake: wake, connection: descriptor) else {
+    guard pause(answer.bodyDelay) else {
       return .close
     }
     var body = BodySender(writer: self, answer: answer, chunked: framing == .chunked)
@@ -48,7 +69,7 @@ struct MockAnswerWriter {
       if answer.fault == .omitFinalChunk { return .close }
       var end = "0\r\n"
       for field in answer.trailers { end += "\(field.name): \(field.value)\r\n" }
-      guard MockSocket.send(descriptor, Array((end + "\r\n").utf8)) else { return .close }
+      guard output.write(Array((end + "\r\n").utf8)) else { return .close }
     }
     return ending(for: answer, request: request)
   }
@@ -81,7 +102,7 @@ struct MockAnswerWriter {
         case .file(let url):
           let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? Int
           self = .length(size ?? 0)
-        case .chunks, .sequence: self = .chunked
+        case .chunks, .sequence, .repeated: self = .chunked
         }
       }
       if self == .chunked, !sendsBody { self = .none }
@@ -183,7 +204,7 @@ private struct BodySender {
       return send(data)
     case .chunks(let chunks):
       for chunk in chunks {
-        guard MockSocket.pause(chunk.delay, wake: writer.wake, connection: writer.descriptor) else {
+        guard writer.pause(chunk.delay) else {
           return .close
         }
         if let cut = send(chunk.data) { return cut }
@@ -196,12 +217,19 @@ private struct BodySender {
         if let cut = send(piece) { return cut }
       }
       return nil
-    case .sequence(let source):
-      let iterator = source.makeIterator()
-      while let piece = iterator.waitForNext() {
+    case .repeated(let piece, let count):
+      for _ in 0..<max(0, count) {
         if let cut = send(piece) { return cut }
       }
       return nil
+    case .sequence(let source):
+      let iterator = source.makeIterator()
+      // The next piece may be long in coming: what came before it goes to the client now.
+      while writer.output.flush() {
+        guard let piece = iterator.waitForNext() else { return nil }
+        if let cut = send(piece) { return cut }
+      }
+      return .close
     }
   }
 
@@ -230,7 +258,7 @@ private struct BodySender {
       bytes = rest
     }
     if let stallAfter,
-      !MockSocket.pause(stallAfter, wake: writer.wake, connection: writer.descriptor)
+      !writer.pause(stallAfter)
     {
       return .close
     }
@@ -243,23 +271,23 @@ private struct BodySender {
     guard !bytes.isEmpty else { return nil }
     if chunked {
       guard
-        MockSocket.send(writer.descriptor, Array((String(bytes.count, radix: 16) + "\r\n").utf8))
+        writer.output.write(Array((String(bytes.count, radix: 16) + "\r\n").utf8))
       else { return .close }
     }
     let slice = answer.throttle?.bytes ?? bytes.count
     var offset = 0
     while offset < bytes.count {
       let end = min(bytes.count, offset + slice)
-      guard MockSocket.send(writer.descriptor, bytes[offset..<end]) else { return .close }
+      guard writer.output.write(bytes[offset..<end]) else { return .close }
       sent += end - offset
       offset = end
       if let throttle = answer.throttle {
-        guard MockSocket.pause(throttle.period, wake: writer.wake, connection: writer.descriptor)
+        guard writer.pause(throttle.period)
         else { return .close }
       }
     }
     if chunked {
-      guard MockSocket.send(writer.descriptor, Array("\r\n".utf8)) else { return .close }
+      guard writer.output.write(Array("\r\n".utf8)) else { return .close }
     }
     return nil
   }

@@ -13,6 +13,9 @@ public enum MockBody: Sendable {
   /// The elements of an asynchronous sequence, sent chunked as they come; the body ends with
   /// the sequence. Made with ``stream(_:)``.
   case sequence(MockByteSource)
+  /// `piece` sent `count` times, chunked, as fast as the client takes it: a body of gigabytes
+  /// that the server never holds, for limits and cancellation.
+  case repeated(Data, count: Int)
 
   /// A body that sends each element of `sequence` as a chunk as soon as it is produced.
   public static func stream<Source: AsyncSequence & Sendable>(_ sequence: Source) -> MockBody
@@ -26,7 +29,7 @@ public enum MockBody: Sendable {
     case .empty: Data()
     case .bytes(let data): data
     case .chunks(let chunks): chunks.reduce(into: Data()) { $0.append($1.data) }
-    case .file, .sequence: nil
+    case .file, .sequence, .repeated: nil
     }
   }
 }

@@ -48,6 +48,9 @@ public final class MockServer: Sendable {
     public var connectionsOpened = 0
     /// Connections closed, by either side.
     public var connectionsClosed = 0
+    /// Bytes of answers the server has written to its connections: heads, bodies and their
+    /// framing. A body cut short counts only what went out.
+    public var bytesSent = 0
 
     /// Connections open now.
     public var openConnections: Int { connectionsOpened - connectionsClosed }
@@ -343,6 +346,7 @@ public final class MockServer: Sendable {
     while MockSocket.waitReadable(listener, wake: wake, timeout: nil) {
       let descriptor = accept(listener, nil, nil)
       guard descriptor >= 0 else { continue }
+      MockSocket.sendWithoutDelay(descriptor)
       connectionNumber += 1
       let number = connectionNumber
       var admitted = false
@@ -369,7 +373,9 @@ public final class MockServer: Sendable {
 
   private func serve(_ descriptor: Int32, number: Int, wake: Int32) {
     var reader = MockRequestReader(descriptor: descriptor, wake: wake)
-    let writer = MockAnswerWriter(descriptor: descriptor, wake: wake)
+    let writer = MockAnswerWriter(descriptor: descriptor, wake: wake) { [self] count in
+      update { $0.statistics.bytesSent += count }
+    }
     var ending = MockAnswerWriter.Ending.close
     var index = 0
     serving: while true {

@@ -162,6 +162,14 @@ enum MockSocket {
     }
   }
 
+  /// Sends each write at once: without it, a write that follows an unacknowledged one waits for
+  /// the client's delayed acknowledgement (Nagle's algorithm), about 40 ms on Linux.
+  static func sendWithoutDelay(_ descriptor: Int32) {
+    var yes: Int32 = 1
+    setsockopt(
+      descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+  }
+
   /// Ends both directions of a connection, which wakes a thread blocked reading or writing it.
   static func shutDown(_ descriptor: Int32) {
     _ = shutdown(descriptor, shutdownBoth)

@@ -25,6 +25,25 @@ import Testing
     await server.shutdown()
   }
 
+  /// A head and its body written apart leave as two segments, and the second waits for the
+  /// client's delayed acknowledgement of the first (about 40 ms an answer): they must leave
+  /// together, so the client's first read holds the whole answer, on every answer of a
+  /// connection kept alive.
+  @Test func theHeadAndASmallBodyArriveInOneRead() async throws {
+    let server = try await MockServer.started()
+    server.route(.get, "/thing", answer: .text("hello"))
+    let client = try RawHTTPClient(port: server.port)
+    for _ in 0..<5 {
+      client.send("GET /thing HTTP/1.1\r\nHost: x\r\n\r\n")
+      let first = await client.readOnce()
+      #expect(first.hasPrefix("HTTP/1.1 200 OK\r\n"))
+      #expect(
+        first.hasSuffix("\r\n\r\nhello"), "the first read held only \(first.utf8.count) bytes")
+    }
+    client.close()
+    await server.shutdown()
+  }
+
   @Test func chunksTrailersAndInformationalHeadsAreSentInOrder() async throws {
     var answer = MockAnswer(body: .chunks([MockChunk("ab"), MockChunk("cde")]))
     answer.trailers = ["Checksum": "42"]

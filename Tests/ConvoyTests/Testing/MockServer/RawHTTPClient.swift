@@ -78,6 +78,15 @@ struct RawHTTPClient: Sendable {
     return String(decoding: received, as: UTF8.self)
   }
 
+  /// What one read returns: the bytes that have arrived when the first of them does.
+  func readOnce() async -> String {
+    await onOwnThread {
+      var buffer = [UInt8](repeating: 0, count: 65_536)
+      let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, 65_536, 0) }
+      return String(decoding: buffer[..<max(0, count)], as: UTF8.self)
+    }
+  }
+
   /// Closes the connection.
   func close() {
     closeDescriptor(descriptor)
