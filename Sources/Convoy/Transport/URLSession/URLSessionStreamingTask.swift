@@ -6,8 +6,9 @@ import Foundation
 
 /// One streamed transfer on a `URLSession` task whose events the session's delegate forwards.
 ///
-/// A receiver that pauses suspends the task; resuming resumes it. The delegate queue is serial,
-/// so the receiver hears of the head, the body and the end one at a time, in order.
+/// A receiver that pauses suspends the task; resuming resumes it. Delegate events come one at a
+/// time (on FoundationNetworking, on the session's work queue itself: ``InlineDelegateQueue``),
+/// so the receiver hears of the head, the body and the end in order.
 final class URLSessionStreamingTask: StreamingTransferHandle, @unchecked Sendable {
   private let receiver: any TransferReceiver
   private let startDate = Date()
@@ -44,7 +45,7 @@ final class URLSessionStreamingTask: StreamingTransferHandle, @unchecked Sendabl
       return .some(self.task)
     }
     guard let task else { return }
-    task?.cancel()
+    if let task { URLSessionTransport.callSession { task.cancel() } }
     // Reported at once and off the caller's thread, as curl does: a suspended task might not
     // report its cancellation until it is resumed.
     DispatchQueue.global().async { [receiver] in
@@ -59,10 +60,10 @@ final class URLSessionStreamingTask: StreamingTransferHandle, @unchecked Sendabl
       isPaused = false
       return self.task
     }
-    task?.resume()
+    if let task { URLSessionTransport.callSession { task.resume() } }
   }
 
-  // MARK: - Delegate events (the session's serial delegate queue)
+  // MARK: - Delegate events (one at a time, in order)
 
   /// - Returns: Whether the task may go on; `false` for a head whose framing is broken, which
   ///   has ended the transfer as a malformed answer.

@@ -38,11 +38,18 @@ public final class URLSessionTransport: HTTPTransport {
     configuration.httpCookieStorage = nil
     configuration.httpShouldSetCookies = false
     configuration.httpCookieAcceptPolicy = .never
+    #if canImport(FoundationNetworking)
+      // Delegate events run where FoundationNetworking reports them, so a body arrives no
+      // faster than its receiver takes it and a limit stops it at once (InlineDelegateQueue).
+      let delegateQueue: OperationQueue? = InlineDelegateQueue()
+    #else
+      let delegateQueue: OperationQueue? = nil
+    #endif
     session = URLSession(
       configuration: configuration,
       delegate: SessionDelegate(
         streamingTasks: streamingTasks, trust: trust, trustFailures: trustFailures),
-      delegateQueue: nil)
+      delegateQueue: delegateQueue)
   }
 
   /// A transport whose HTTPS connections follow `tls`.
@@ -102,15 +109,41 @@ public final class URLSessionTransport: HTTPTransport {
     let urlRequest = Self.sessionRequest(for: request)
     let streaming = URLSessionStreamingTask(
       receiver: receiver, bytesSent: Self.bodySize(of: request))
+    #if canImport(FoundationNetworking)
+      // Started from inside a delegate event (a cache asking again after a 304 it cannot use),
+      // creating the task would wait on the session's work queue, which is running that event.
+      if InlineDelegateQueue.isDelivering {
+        InlineDelegateQueue.sessionCalls.async { [self] in
+          begin(streaming, urlRequest, bodyFileURL: request.bodyFileURL)
+        }
+        return streaming
+      }
+    #endif
+    begin(streaming, urlRequest, bodyFileURL: request.bodyFileURL)
+    return streaming
+  }
+
+  private func begin(
+    _ streaming: URLSessionStreamingTask, _ urlRequest: URLRequest, bodyFileURL: URL?
+  ) {
     let task: URLSessionTask
-    if let fileURL = request.bodyFileURL {
-      task = session.uploadTask(with: urlRequest, fromFile: fileURL)
+    if let bodyFileURL {
+      task = session.uploadTask(with: urlRequest, fromFile: bodyFileURL)
     } else {
       task = session.dataTask(with: urlRequest)
     }
     streamingTasks.add(streaming, for: task.taskIdentifier)
     streaming.start(task)
-    return streaming
+  }
+
+  /// Runs `work`, a call into the session, at once or, inside a delegate event, where it cannot
+  /// wait on the session's work queue (``InlineDelegateQueue``).
+  static func callSession(_ work: @escaping @Sendable () -> Void) {
+    #if canImport(FoundationNetworking)
+      InlineDelegateQueue.outsideDelivery(work)
+    #else
+      work()
+    #endif
   }
 
   /// The request as the session must see it: the idle timeout as its timeout, and no caching.
@@ -264,8 +297,9 @@ public final class URLSessionTransport: HTTPTransport {
           return
         }
       #endif
-      // Credentials are Convoy's business (headers), never the session's.
-      completionHandler(.cancelAuthenticationChallenge, nil)
+      // Credentials are Convoy's business (headers), never the session's. Refusing cancels the
+      // task, a call into the session.
+      URLSessionTransport.callSession { completionHandler(.cancelAuthenticationChallenge, nil) }
     }
   }
 }
