@@ -3,7 +3,7 @@
 /// Convoy puts it first in the decision chain of requests that need the session. The replay is
 /// judged without this decision, so a replay that fails authentication again is reported, never
 /// renewed again. Which answers count is ``AuthenticationConfiguration/invalidTokenSignals``.
-struct AccessTokenRefresh: ResponseDecision {
+struct AccessTokenRefresh: ResponseDecision, DeadlineAware {
   let controller: SessionController
 
   func decide<Request: RequestDescribing>(
@@ -16,7 +16,7 @@ struct AccessTokenRefresh: ResponseDecision {
       let staleToken = header.split(separator: " ", maxSplits: 1).last
     else { return .proceed(response) }
     do {
-      _ = try await controller.renewedToken(replacing: String(staleToken))
+      _ = try await controller.renewedToken(replacing: String(staleToken), until: context.deadline)
     } catch let refusal as SessionController.Refusal {
       throw refusal.error(context: context)
     }

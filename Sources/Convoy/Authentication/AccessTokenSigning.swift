@@ -11,7 +11,7 @@ import Foundation
 /// A token expiring within the configured margin is renewed first. The token goes only to the
 /// configuration's own origin (scheme, host and port: ``URLOrigin``), and over plain HTTP only
 /// to this machine.
-struct AccessTokenSigning: RequestAdapter {
+struct AccessTokenSigning: RequestAdapter, DeadlineAware {
   let controller: SessionController
 
   func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
@@ -19,7 +19,7 @@ struct AccessTokenSigning: RequestAdapter {
     else { throw ServerConnectionError.insecureDestination(context.errorContext()) }
     let token: AccessToken
     do {
-      token = try await controller.currentToken()
+      token = try await controller.currentToken(until: context.deadline)
     } catch let refusal as SessionController.Refusal {
       throw refusal.error(context: context)
     }
@@ -48,6 +48,7 @@ extension SessionController.Refusal {
     case .clientRefused(let error): error
     case .refreshLimitExceeded: ServerConnectionError.refreshLimitExceeded(context.errorContext())
     case .cancelled: ServerConnectionError.cancelled
+    case .timedOut: ServerConnectionError.timedOut(context.errorContext())
     }
   }
 }

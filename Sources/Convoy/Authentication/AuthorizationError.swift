@@ -111,7 +111,7 @@ public struct AuthorizationError: CategorizedError, Sendable, Hashable, CustomSt
 ///
 /// Token, device-authorization and revocation requests put it in their chain before
 /// ``StatusValidation``; an error answer that is not OAuth JSON goes on to it unchanged.
-public struct AuthorizationErrorDecoding: ResponseDecision {
+public struct AuthorizationErrorDecoding: ResponseDecision, DeadlineAware {
   /// Creates the decision.
   public init() {}
 

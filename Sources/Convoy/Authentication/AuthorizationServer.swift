@@ -67,7 +67,14 @@ final class AuthorizationServer: Sendable {
   /// A renewed `session`: the refresh-token grant when it holds a refresh token (RFC 6749 §6),
   /// the client credentials grant again for a client's own session (§4.4.3 issues no refresh
   /// token), otherwise a refusal that ends the session.
-  func renew(_ session: Session, through pipeline: CallPipeline) async throws -> Session {
+  ///
+  /// The whole renewal — discovery, the grant and its one repeat — ends by one deadline, the
+  /// configuration's `timeout` from its start: it is shared by calls with deadlines of their
+  /// own, each of which stops waiting at its deadline while the renewal goes on for the rest.
+  func renew(_ session: Session, through renewal: CallPipeline) async throws -> Session {
+    var pipeline = renewal
+    pipeline.deadline = pipeline.configuration.clock.now.addingTimeInterval(
+      pipeline.configuration.timeout)
     guard let configured = client else { throw SessionController.Refusal.expired }
     let client = session.clientSecret.map(configured.presenting) ?? configured
     let endpoint = try await tokenEndpoint(through: pipeline)
@@ -91,7 +98,8 @@ final class AuthorizationServer: Sendable {
   }
 
   /// Sends a refresh grant; when its answer was lost after the request may have reached the
-  /// server, asks once more with the same refresh token.
+  /// server, asks once more with the same refresh token, if the renewal's deadline leaves time
+  /// (a grant that timed out has spent it: the next call that needs a token renews anew).
   ///
   /// A server that rotates refresh tokens may have used the old one up already. Asking again
   /// settles it within the same call: a server that still accepts the old token for a while
@@ -104,6 +112,8 @@ final class AuthorizationServer: Sendable {
     do {
       return try await pipeline.run(request)
     } catch let error as ServerConnectionError where mayHaveReachedTheServer(error) {
+      let clock = pipeline.configuration.clock
+      if let deadline = pipeline.deadline, clock.now >= deadline { throw error }
       return try await pipeline.run(request)
     }
   }

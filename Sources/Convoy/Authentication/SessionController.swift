@@ -27,6 +27,8 @@ final class SessionController: Sendable {
     case clientRefused(AuthorizationError)
     case refreshLimitExceeded
     case cancelled
+    /// The waiter's own deadline passed before the renewal ended; the renewal goes on.
+    case timedOut
   }
 
   private struct State {
@@ -139,27 +141,41 @@ final class SessionController: Sendable {
 
   // MARK: - Credentials
 
-  /// The token to sign with now, renewed first if it expires within the margin.
-  func currentToken() async throws -> AccessToken {
+  /// The token to sign with now, renewed first if it expires within the margin; a wait for the
+  /// renewal ends at `deadline` with ``Refusal/timedOut``.
+  func currentToken(until deadline: Date? = nil) async throws -> AccessToken {
     let token: AccessToken = try state.withLock { state in
       if let refusal = state.stickyFailure { throw refusal }
       guard let session = state.session else { throw Refusal.notLoggedIn }
       return session.accessToken
     }
     guard token.expires(within: configuration.refreshMargin, of: clock.now) else { return token }
-    return try await renewedToken(replacing: token.value)
+    return try await renewedToken(replacing: token.value, until: deadline)
   }
 
   /// A token newer than `staleValue`: the current one if someone already renewed, otherwise
   /// the result of the (single) renewal in flight.
-  func renewedToken(replacing staleValue: String) async throws -> AccessToken {
+  ///
+  /// The wait ends at `deadline` (the waiting call's) with ``Refusal/timedOut``, and at the
+  /// task's cancellation with ``Refusal/cancelled``; either ends this wait only, never the
+  /// renewal, which others may be waiting for.
+  func renewedToken(replacing staleValue: String, until deadline: Date? = nil) async throws
+    -> AccessToken
+  {
     let id = UUID()
+    let timer = Locked<ClockTimer?>(nil)
+    defer { timer.current?.cancel() }
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        join(id: id, replacing: staleValue, continuation: continuation)
+        let waits = join(id: id, replacing: staleValue, continuation: continuation)
+        guard waits, let deadline else { return }
+        let alarm = clock.schedule(after: deadline.timeIntervalSince(clock.now)) { [self] in
+          leave(id: id, because: .timedOut)
+        }
+        timer.withLock { $0 = alarm }
       }
     } onCancel: {
-      leave(id: id)
+      leave(id: id, because: .cancelled)
     }
   }
 
@@ -169,10 +185,12 @@ final class SessionController: Sendable {
     case waiting(start: (Session, Int, Flight)?)
   }
 
+  /// - Returns: Whether the caller waits for a renewal (its continuation is not resumed yet).
+  @discardableResult
   private func join(
     id: UUID, replacing staleValue: String,
     continuation: CheckedContinuation<AccessToken, any Error>
-  ) {
+  ) -> Bool {
     let outcome: JoinOutcome = state.withLock { state in
       if let refusal = state.stickyFailure { return .refused(refusal) }
       guard let session = state.session else { return .refused(.notLoggedIn) }
@@ -204,20 +222,24 @@ final class SessionController: Sendable {
     switch outcome {
     case .current(let token):
       continuation.resume(returning: token)
+      return false
     case .refused(let refusal):
       continuation.resume(throwing: refusal)
+      return false
     case .waiting(let start):
       if let (session, version, flight) = start {
         launch(flight, renewing: session, version: version)
       }
-      if Task.isCancelled { leave(id: id) }
+      if Task.isCancelled { leave(id: id, because: .cancelled) }
+      return true
     }
   }
 
-  private func leave(id: UUID) {
+  /// Ends one waiter's wait; a waiter already answered is left alone.
+  private func leave(id: UUID, because refusal: Refusal) {
     let flight = state.withLock { $0.flight }
     let waiter = flight?.waiters.withLock { $0.removeValue(forKey: id) }
-    waiter?.resume(throwing: Refusal.cancelled)
+    waiter?.resume(throwing: refusal)
   }
 
   // The renewal runs in its own task so that no waiter's cancellation can stop it.

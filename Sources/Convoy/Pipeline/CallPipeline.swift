@@ -51,6 +51,9 @@ struct CallPipeline: Sendable {
   var jobID: UInt64? = nil
   /// The call's metrics, started by the operation holding its network slot.
   var metrics: CallMetricsRecorder? = nil
+  /// A deadline every call of this pipeline ends by, besides its own timeout: a token renewal's,
+  /// which spans the calls the renewal makes.
+  var deadline: Date? = nil
 
   init(
     configuration: ServerConfiguration, transport: any HTTPTransport, decoder: JSONDecoder,
@@ -143,7 +146,8 @@ struct CallPipeline: Sendable {
       isRetryable: (request.method.isIdempotent || request.allowsRetry) && bodyIsReplayable,
       isBodyReplayable: bodyIsReplayable, attempt: 0, retries: 0,
       retryPolicy: request.retryPolicy ?? configuration.retryPolicy,
-      deadline: configuration.clock.now.addingTimeInterval(timeout), sentRequest: nil)
+      deadline: Self.earlier(configuration.clock.now.addingTimeInterval(timeout), deadline),
+      sentRequest: nil)
     let body = PreparedBody(request.body)
     defer { body.discard() }
     var chain = authenticationDecisions(for: request) + initialChain
@@ -179,8 +183,19 @@ struct CallPipeline: Sendable {
       context.decisions = chain
       let outcome: ResponseDecisionOutcome<Request.Response>
       do {
-        outcome = try await judge(
-          response, for: request, with: chain, context: context, url: sentURL, events: events)
+        if chain.allSatisfy({ $0 is any DeadlineAware }) {
+          outcome = try await judge(
+            response, for: request, with: chain, context: context, url: sentURL, events: events)
+        } else {
+          outcome = try await DeadlineRace.run(
+            until: context.deadline, on: configuration.clock,
+            timedOut: .timedOut(context.errorContext())
+          ) { [self, chain, context] in
+            try await judge(
+              response, for: request, with: chain, context: context, url: sentURL,
+              events: events)
+          }
+        }
       } catch {
         received.body?.cancel()
         throw error
@@ -254,6 +269,10 @@ struct CallPipeline: Sendable {
     reason: String, events: EventEmitter
   ) async throws(ServerConnectionError) {
     context.retries += 1
+    // A wait that would end past the deadline is not begun: the call could not be sent after it.
+    guard configuration.clock.now.addingTimeInterval(delay) < context.deadline else {
+      throw .timedOut(context.errorContext())
+    }
     events.emit(
       .requestRetried(
         .init(
@@ -332,14 +351,15 @@ struct CallPipeline: Sendable {
       context.sentRequest = urlRequest
       throw ServerConnectionError.encodingFailed(String(describing: error), context.errorContext())
     }
-    for adapter in adapterChain {
-      if let defaults = adapter as? DefaultHeaders {
-        // The standard adapter, applied in place: no copy of the request, no suspension.
-        defaults.fill(&urlRequest)
-      } else {
-        urlRequest = try await adapter.adapt(urlRequest, context: context)
+    if onlyBuiltInAdapters || adapterChain.allSatisfy({ $0 is any DeadlineAware }) {
+      urlRequest = try await Self.adapt(urlRequest, with: adapterChain, context: context)
+    } else {
+      urlRequest = try await DeadlineRace.run(
+        until: context.deadline, on: configuration.clock,
+        timedOut: .timedOut(context.errorContext())
+      ) { [urlRequest, adapterChain, context] in
+        try await Self.adapt(urlRequest, with: adapterChain, context: context)
       }
-      try Task.checkCancellation(or: .cancelled)
     }
     TraceContext.current?.apply(to: &urlRequest)
     context.sentRequest = urlRequest
@@ -348,6 +368,28 @@ struct CallPipeline: Sendable {
       urlRequest: urlRequest, bodyFileURL: bodyFileURL, idleTimeout: configuration.timeout,
       isBodyReplayable: context.isBodyReplayable,
       responseLimits: request.responseLimits ?? configuration.responseLimits)
+  }
+
+  /// `request` changed by every adapter of `chain` in turn.
+  nonisolated(nonsending) private static func adapt(
+    _ request: URLRequest, with chain: [any RequestAdapter], context: RequestContext
+  ) async throws -> URLRequest {
+    var request = request
+    for adapter in chain {
+      if let defaults = adapter as? DefaultHeaders {
+        // The standard adapter, applied in place: no copy of the request, no suspension.
+        defaults.fill(&request)
+      } else {
+        request = try await adapter.adapt(request, context: context)
+      }
+      try Task.checkCancellation(or: .cancelled)
+    }
+    return request
+  }
+
+  private static func earlier(_ date: Date, _ other: Date?) -> Date {
+    guard let other else { return date }
+    return min(date, other)
   }
 
   /// Refuses a request with a field no transport can send as it is, once for every transport:
@@ -435,7 +477,7 @@ extension Task where Success == Never, Failure == Never {
 }
 
 /// Fails requests that need a session on a pipeline that has none (the token-renewal pipeline).
-private struct MissingSession: RequestAdapter {
+private struct MissingSession: RequestAdapter, DeadlineAware {
   func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
     throw ServerConnectionError.notAuthenticated(context.errorContext())
   }

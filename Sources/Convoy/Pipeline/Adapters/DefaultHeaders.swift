@@ -11,7 +11,7 @@ import Foundation
 /// FoundationNetworking's own `User-Agent` ("<process> (unknown version) curl/…") tells a server
 /// nothing about the app; this one does:
 /// `Places/2.1 (com.example.places; build:42; iOS 17.4.1) Convoy`.
-public struct DefaultHeaders: RequestAdapter {
+public struct DefaultHeaders: RequestAdapter, DeadlineAware {
   /// The fields filled in when missing.
   public var headers: HTTPHeaders {
     didSet { prepare() }

@@ -10,7 +10,7 @@ import Foundation
 /// `=` in a value arrive as themselves. The pipeline applies a request's
 /// ``RequestDescribing/queryItems`` with it; connection-wide it adds, say, an API key to every
 /// call.
-struct QueryItemsAdapter: RequestAdapter {
+struct QueryItemsAdapter: RequestAdapter, DeadlineAware {
   /// The items to append, in order.
   var queryItems: [URLQueryItem]
 

@@ -17,7 +17,7 @@ import Foundation
 ///   configuration: .staging,
 ///   adapters: ServerConnection.standardAdapters + [TraceContextAdapter { trace }])
 /// ```
-public struct TraceContextAdapter: RequestAdapter {
+public struct TraceContextAdapter: RequestAdapter, DeadlineAware {
   private let context: @Sendable () -> TraceContext?
 
   /// An adapter that asks `context` for the trace at every attempt.

@@ -12,7 +12,7 @@ import Foundation
 ///   [RetryDecision(), StatusValidation(), EmptyBodyMapping(), ResponseDecoding()]
 /// }
 /// ```
-public struct EmptyBodyMapping: ResponseDecision {
+public struct EmptyBodyMapping: ResponseDecision, DeadlineAware {
   /// The body put in place of an empty one.
   public var replacement: Data
 

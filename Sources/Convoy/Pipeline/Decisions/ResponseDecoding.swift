@@ -1,5 +1,5 @@
 /// Makes the request's response value from the answer; the usual last decision.
-public struct ResponseDecoding: ResponseDecision {
+public struct ResponseDecoding: ResponseDecision, DeadlineAware {
   /// Creates the decision.
   public init() {}
 

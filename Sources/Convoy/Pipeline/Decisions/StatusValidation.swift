@@ -3,7 +3,7 @@
 /// When the body carries a message meant for people (see ``ServerErrorMessageParser``), the
 /// error is ``ServerConnectionError/descriptiveServerError(_:_:)``; otherwise
 /// ``ServerConnectionError/httpError(_:_:)``.
-public struct StatusValidation: ResponseDecision {
+public struct StatusValidation: ResponseDecision, DeadlineAware {
   /// How a human message is found in an error body.
   public var parser: ServerErrorMessageParser
 

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// It belongs before ``StatusValidation``, which would otherwise fail the answer first.
 /// Transport failures never reach decisions: the pipeline asks the same policy about them.
-public struct RetryDecision: ResponseDecision {
+public struct RetryDecision: ResponseDecision, DeadlineAware {
   /// The policy to follow, or `nil` for the call's (the request's, else the configuration's).
   public var policy: RetryPolicy?
 
