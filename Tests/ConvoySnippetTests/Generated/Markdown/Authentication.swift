@@ -105,7 +105,7 @@ private func authenticationStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Authentication.md", line: 228)
+    #sourceLocation(file: "Docs/Authentication.md", line: 234)
     connection.operation(for: ClientSecretRequest(email: email, password: password))
       .then { answer in
         connection.operation(for: AccessTokenRequest(

@@ -82,11 +82,11 @@ private func securityStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Security.md", line: 189)
+    #sourceLocation(file: "Docs/Security.md", line: 193)
     var configuration = ServerConfiguration(
       environment: .production, baseURL: URL(string: "https://api.example.com/")!)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Security.md", line: 191)
+    #sourceLocation(file: "Docs/Security.md", line: 195)
     configuration.responseLimits.maximumBodySize = 256 << 20  // this API sends large exports
     #sourceLocation()
   }
