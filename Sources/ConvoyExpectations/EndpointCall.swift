@@ -80,8 +80,8 @@ struct EndpointCall<Response: Sendable>: Sendable {
     switch result {
     case .success(let response):
       record(
-        "succeeded", produced: "value: \(response)", expected: "a failure of category \(category)",
-        at: sourceLocation)
+        "succeeded", produced: describe(answer: response),
+        expected: "a failure of category \(category)", at: sourceLocation)
       return nil
     case .failure(let error):
       if ErrorMessageProvider.category(of: error) != category {
@@ -91,6 +91,18 @@ struct EndpointCall<Response: Sendable>: Sendable {
       }
       return error
     }
+  }
+
+  /// What the response holds (the decoded value, the body's size) and the status and header
+  /// names of its answer. Header values are left out, as they are for the request: a `Set-Cookie`
+  /// or a token header is a credential, and no list of names can tell every such header apart.
+  private func describe(answer response: Response) -> String {
+    var text = (response as? any ReportedResponse)?.reportedContent ?? "a \(Response.self)"
+    if let head = (response as? any HTTPResponseProviding)?.response {
+      let names = head.headers.fields.map(\.name).joined(separator: ", ")
+      text += "\n  answer: \(head.statusCode) [\(names)]"
+    }
+    return text
   }
 
   private func describe(_ error: any Error) -> String {

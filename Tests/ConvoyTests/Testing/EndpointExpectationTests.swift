@@ -82,6 +82,43 @@ import Testing
     }
   }
 
+  /// Headers a server answers with that hold credentials; their values must stay out of reports.
+  private let credentialHeaders: HTTPHeaders = [
+    "Set-Cookie": "session=SECRETVALUE; HttpOnly", "Authorization": "Bearer TOKENVALUE",
+    "X-Session": "OTHERVALUE",
+  ]
+
+  private func leavesOutHeaderValues(_ issue: Issue) -> Bool {
+    let text = String(describing: issue)
+    return text.contains("succeeded.") && text.contains("Set-Cookie")
+      && !text.contains("SECRETVALUE") && !text.contains("TOKENVALUE")
+      && !text.contains("OTHERVALUE")
+  }
+
+  @Test func aSuccessIsReportedWithTheAnswersHeaderNamesButNotTheirValues() async throws {
+    let server = try await MockServer.started()
+    server.enqueue(.json(harbour, headers: credentialHeaders))
+    await withKnownIssue {
+      await expect(PlaceRequest(id: 7), on: server, failsWith: .notFound)
+    } matching: { issue in
+      leavesOutHeaderValues(issue) && String(describing: issue).contains("Harbour")
+    }
+    await server.shutdown()
+  }
+
+  @Test func aSuccessOnAConnectionGivenAsItIsLeavesOutTheAnswersHeaderValues() async {
+    let connection = ServerConnection(
+      configuration: .local(port: 8080),
+      transport: StubTransport { [credentialHeaders, harbour] _ in
+        .encoded(harbour, headers: credentialHeaders)
+      })
+    await withKnownIssue {
+      await expect(PlaceRequest(id: 7), on: connection, failsWith: .notFound)
+    } matching: { issue in
+      leavesOutHeaderValues(issue)
+    }
+  }
+
   @Test func aFailureOfAnotherCategoryIsReported() async {
     let stub = StubTransport { _ in .status(503) }
     await withKnownIssue {
