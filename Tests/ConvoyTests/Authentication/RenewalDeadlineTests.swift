@@ -31,10 +31,7 @@ import Testing
     try #require(await server.clock.waitForWakeUps(3))
     server.clock.advance(by: 2)
     let error = await #expect(throws: ServerConnectionError.self) { try await hurried.value }
-    guard case .timedOut(let context) = error else {
-      Issue.record("expected timedOut, got \(String(describing: error))")
-      return
-    }
+    let context = try #require(timedOutContext(of: error))
     // The call that timed out is named, not the token request it was waiting for.
     #expect(context.url?.hasSuffix("/me") == true)
     server.clock.advance(by: 48)
@@ -53,10 +50,7 @@ import Testing
     server.clock.advance(by: 60)
     // The renewal's 60 s are spent: it fails its waiters rather than asking for another 60 s.
     let error = await #expect(throws: ServerConnectionError.self) { try await call.value }
-    guard case .timedOut(let context) = error else {
-      Issue.record("expected timedOut, got \(String(describing: error))")
-      return
-    }
+    let context = try #require(timedOutContext(of: error))
     #expect(context.url?.hasSuffix("/oauth/token") == true)
     #expect(server.refreshCalls == 1)
     // The session stays: the next call that needs a token renews anew.
@@ -81,8 +75,7 @@ import Testing
     await #expect {
       try await call.value
     } throws: { error in
-      if case .timedOut = error as? ServerConnectionError { return true }
-      return false
+      timedOutContext(of: error as? ServerConnectionError) != nil
     }
     #expect(transport.requests.isEmpty)
   }
@@ -102,8 +95,7 @@ import Testing
     await #expect {
       try await call.value
     } throws: { error in
-      if case .timedOut = error as? ServerConnectionError { return true }
-      return false
+      timedOutContext(of: error as? ServerConnectionError) != nil
     }
   }
 
@@ -119,8 +111,7 @@ import Testing
     await #expect {
       try await connection.execute(Plain())
     } throws: { error in
-      if case .timedOut = error as? ServerConnectionError { return true }
-      return false
+      timedOutContext(of: error as? ServerConnectionError) != nil
     }
     #expect(transport.requests.count == 1)
   }
@@ -146,12 +137,15 @@ import Testing
     let error = await #expect(throws: ServerConnectionError.self) {
       try await connection.execute(MeWithin(timeout: 2))
     }
-    guard case .timedOut(let context) = error else {
-      Issue.record("expected timedOut, got \(String(describing: error))")
-      return
-    }
+    let context = try #require(timedOutContext(of: error))
     #expect(context.url?.hasSuffix("/me") == true)
     await server.shutdown()
+  }
+
+  /// The context of a `timedOut` failure; `nil` for any other outcome.
+  private func timedOutContext(of error: ServerConnectionError?) -> ErrorContext? {
+    guard case .timedOut(let context) = error else { return nil }
+    return context
   }
 
   struct Plain: RequestDescribing {
