@@ -16,7 +16,7 @@ struct AccessTokenRefresh: ResponseDecision {
       let staleToken = header.split(separator: " ", maxSplits: 1).last
     else { return .proceed(response) }
     do {
-      _ = try await controller.renewedToken(replacing: String(staleToken))
+      _ = try await controller.renewedToken(replacing: String(staleToken), for: context.span)
     } catch let refusal as SessionController.Refusal {
       throw refusal.error(context: context)
     }

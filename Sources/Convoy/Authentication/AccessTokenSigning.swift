@@ -19,7 +19,7 @@ struct AccessTokenSigning: RequestAdapter {
     else { throw ServerConnectionError.insecureDestination(context.errorContext()) }
     let token: AccessToken
     do {
-      token = try await controller.currentToken()
+      token = try await controller.currentToken(for: context.span)
     } catch let refusal as SessionController.Refusal {
       throw refusal.error(context: context)
     }
