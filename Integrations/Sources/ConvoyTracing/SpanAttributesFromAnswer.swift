@@ -4,27 +4,21 @@ import Tracing
 
 /// What a finished call tells its span, after the OpenTelemetry HTTP client conventions.
 enum SpanAttributesFromAnswer {
-  /// An answer: its status, protocol and resend count, and the last transfer's phases.
-  static func record<Value>(_ answer: Value, attempts: Int, on span: some Span) {
-    let response = (answer as? any HTTPResponseProviding)?.response
+  /// An answer: its status and resend count, and from the call's metrics the protocol, the
+  /// redirects and the last transfer's phases.
+  static func record(status: Int?, metrics: CallMetrics?, attempts: Int, on span: some Span) {
     span.updateAttributes { attributes in
       if attempts > 1 { attributes["http.request.resend_count"] = Int64(attempts - 1) }
-      guard let response else { return }
-      attributes["http.response.status_code"] = Int64(response.statusCode)
-      let transfer = response.metrics?.lastTransfer
-      if let version = transfer?.protocolVersion ?? response.httpVersion {
-        attributes["network.protocol.version"] = protocolVersion(version)
-      }
-      if let redirects = response.metrics?.redirects, redirects > 0 {
-        attributes["convoy.redirects"] = Int64(redirects)
-      }
-      if let transfer { record(transfer, in: &attributes) }
+      if let status { attributes["http.response.status_code"] = Int64(status) }
+      if let metrics { record(metrics, in: &attributes) }
     }
   }
 
   /// A failure: `error.type` (the status code, else Convoy's error category), the status, and
-  /// the status set to error with the failure's redacted description.
-  static func record(_ error: any Error, attempts: Int, on span: some Span) {
+  /// the span's status set to error with the failure's redacted description.
+  static func record(
+    _ error: any Error, metrics: CallMetrics?, attempts: Int, on span: some Span
+  ) {
     let status = (error as? ServerConnectionError)?.statusCode
     let category = ErrorMessageProvider.category(of: error)
     span.updateAttributes { attributes in
@@ -32,13 +26,19 @@ enum SpanAttributesFromAnswer {
       if let status { attributes["http.response.status_code"] = Int64(status) }
       attributes["error.type"] =
         error.isCancellation ? "cancelled" : status.map(String.init) ?? category.rawValue
+      if let metrics { record(metrics, in: &attributes) }
     }
     // The error itself is not handed to the tracer: its description may hold a URL's secrets.
     span.setStatus(
       SpanStatus(code: .error, message: SecretRedactor.redact(String(describing: error))))
   }
 
-  private static func record(_ transfer: TransferMetrics, in attributes: inout SpanAttributes) {
+  private static func record(_ metrics: CallMetrics, in attributes: inout SpanAttributes) {
+    if metrics.redirects > 0 { attributes["convoy.redirects"] = Int64(metrics.redirects) }
+    guard let transfer = metrics.lastTransfer else { return }
+    if let version = transfer.protocolVersion {
+      attributes["network.protocol.version"] = protocolVersion(version)
+    }
     let phases: [(String, TimeInterval?)] = [
       ("convoy.dns_seconds", transfer.domainLookupEnd),
       ("convoy.connect_seconds", transfer.connectEnd),

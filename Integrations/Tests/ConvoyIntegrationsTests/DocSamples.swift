@@ -30,6 +30,15 @@ private func observersSample() {
   _ = connection
 }
 
+private func connectionTracingSample() async throws {
+  let connection = ServerConnection(
+    configuration: configuration, tracing: DistributedTracing(tracer: InstrumentationSystem.tracer))
+  let places = try await withSpan("show places") { _ in
+    try await connection.execute(PlacesRequest())
+  }
+  _ = places
+}
+
 private func tracingSample(connection: ServerConnection) async throws {
   let places = try await withSpan("show places") { _ in
     try await connection.execute(PlacesRequest(), tracer: InstrumentationSystem.tracer)
@@ -51,7 +60,7 @@ private func tracingSample(connection: ServerConnection) async throws {
     let blocks = document.components(separatedBy: fence).dropFirst().map { rest in
       rest.components(separatedBy: "\n```").first?.split(separator: "\n").dropFirst() ?? []
     }
-    #expect(blocks.count == 2)
+    #expect(blocks.count == 3)
     for block in blocks {
       let lines = block.map { $0.trimmingCharacters(in: .whitespaces) }
       let text = lines.joined(separator: "\n")

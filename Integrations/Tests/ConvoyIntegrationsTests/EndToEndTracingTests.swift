@@ -28,4 +28,20 @@ import Tracing
     #expect(span.attributes.get("http.response.status_code") == 200)
     #expect(span.attributes.get("network.protocol.version") == "1.1")
   }
+
+  @Test func httpbinSeesTheTraceparentOfACallOnATracedConnection() async throws {
+    let baseURL = try #require(
+      HTTPBinProcess.baseURL, "httpbin is not installed: run scripts/test once, which installs it")
+    let tracer = W3CInMemoryTracer()
+    let connection = ServerConnection(
+      configuration: ServerConfiguration(environment: .staging, baseURL: baseURL),
+      tracing: DistributedTracing(tracer: tracer))
+    let answer = try await connection.execute(Headers())
+    let span = try #require(tracer.recorder.finishedSpans.first)
+    let seen = try TraceContext(traceparent: #require(answer.value["headers"]?["Traceparent"]))
+    #expect(seen.traceID == span.traceID)
+    #expect(seen.parentID == span.spanID)
+    #expect(span.attributes.get("http.response.status_code") == 200)
+    #expect(span.attributes.get("network.protocol.version") == "1.1")
+  }
 }

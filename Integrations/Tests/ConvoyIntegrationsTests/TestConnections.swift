@@ -33,3 +33,14 @@ func stubbedConnection(
     transport
   )
 }
+
+/// Whether `condition` comes to hold, checked every few milliseconds for up to a minute: a wait
+/// for what another thread finishes, never a sleep followed by an assertion.
+func eventually(_ condition: () -> Bool) async -> Bool {
+  let deadline = Date().addingTimeInterval(60)
+  while Date() < deadline {
+    if condition() { return true }
+    try? await Task.sleep(nanoseconds: 2_000_000)
+  }
+  return condition()
+}

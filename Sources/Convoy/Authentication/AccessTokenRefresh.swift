@@ -16,7 +16,8 @@ struct AccessTokenRefresh: ResponseDecision, DeadlineAware {
       let staleToken = header.split(separator: " ", maxSplits: 1).last
     else { return .proceed(response) }
     do {
-      _ = try await controller.renewedToken(replacing: String(staleToken), until: context.deadline)
+      _ = try await controller.renewedToken(
+        replacing: String(staleToken), until: context.deadline, for: context.span)
     } catch let refusal as SessionController.Refusal {
       throw refusal.error(context: context)
     }

@@ -19,7 +19,7 @@ struct AccessTokenSigning: RequestAdapter, DeadlineAware {
     else { throw ServerConnectionError.insecureDestination(context.errorContext()) }
     let token: AccessToken
     do {
-      token = try await controller.currentToken(until: context.deadline)
+      token = try await controller.currentToken(until: context.deadline, for: context.span)
     } catch let refusal as SessionController.Refusal {
       throw refusal.error(context: context)
     }

@@ -15,8 +15,9 @@ import Foundation
 ///   are a server fault, reported as ``ServerConnectionError/refreshLimitExceeded(_:)`` and never
 ///   looped. Renewing a due token never counts, so short-lived tokens are never punished.
 final class SessionController: Sendable {
-  /// Renews a session; set by the connection to send the refresh-token grant.
-  typealias Renewal = @Sendable (Session) async throws -> Session
+  /// Renews a session; set by the connection to send the refresh-token grant. The span is that
+  /// of the call that started the renewal, the parent of the renewal's own.
+  typealias Renewal = @Sendable (Session, (any CallSpan)?) async throws -> Session
 
   /// Why a credential could not be given; mapped by callers to errors with their own context.
   enum Refusal: Error, Equatable {
@@ -143,14 +144,18 @@ final class SessionController: Sendable {
 
   /// The token to sign with now, renewed first if it expires within the margin; a wait for the
   /// renewal ends at `deadline` with ``Refusal/timedOut``.
-  func currentToken(until deadline: Date? = nil) async throws -> AccessToken {
+  ///
+  /// - Parameter caller: The span of the call that asks, the parent of a renewal it starts.
+  func currentToken(until deadline: Date? = nil, for caller: (any CallSpan)?) async throws
+    -> AccessToken
+  {
     let token: AccessToken = try state.withLock { state in
       if let refusal = state.stickyFailure { throw refusal }
       guard let session = state.session else { throw Refusal.notLoggedIn }
       return session.accessToken
     }
     guard token.expires(within: configuration.refreshMargin, of: clock.now) else { return token }
-    return try await renewedToken(replacing: token.value, until: deadline)
+    return try await renewedToken(replacing: token.value, until: deadline, for: caller)
   }
 
   /// A token newer than `staleValue`: the current one if someone already renewed, otherwise
@@ -159,15 +164,18 @@ final class SessionController: Sendable {
   /// The wait ends at `deadline` (the waiting call's) with ``Refusal/timedOut``, and at the
   /// task's cancellation with ``Refusal/cancelled``; either ends this wait only, never the
   /// renewal, which others may be waiting for.
-  func renewedToken(replacing staleValue: String, until deadline: Date? = nil) async throws
-    -> AccessToken
-  {
+  ///
+  /// - Parameter caller: The span of the call that asks; a renewal this starts is its child.
+  func renewedToken(
+    replacing staleValue: String, until deadline: Date? = nil, for caller: (any CallSpan)?
+  ) async throws -> AccessToken {
     let id = UUID()
     let timer = Locked<ClockTimer?>(nil)
     defer { timer.current?.cancel() }
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        let waits = join(id: id, replacing: staleValue, continuation: continuation)
+        let waits = join(
+          id: id, replacing: staleValue, caller: caller, continuation: continuation)
         guard waits, let deadline else { return }
         let alarm = clock.schedule(after: deadline.timeIntervalSince(clock.now)) { [self] in
           leave(id: id, because: .timedOut)
@@ -188,7 +196,7 @@ final class SessionController: Sendable {
   /// - Returns: Whether the caller waits for a renewal (its continuation is not resumed yet).
   @discardableResult
   private func join(
-    id: UUID, replacing staleValue: String,
+    id: UUID, replacing staleValue: String, caller: (any CallSpan)?,
     continuation: CheckedContinuation<AccessToken, any Error>
   ) -> Bool {
     let outcome: JoinOutcome = state.withLock { state in
@@ -228,7 +236,7 @@ final class SessionController: Sendable {
       return false
     case .waiting(let start):
       if let (session, version, flight) = start {
-        launch(flight, renewing: session, version: version)
+        launch(flight, renewing: session, version: version, for: caller)
       }
       if Task.isCancelled { leave(id: id, because: .cancelled) }
       return true
@@ -242,13 +250,20 @@ final class SessionController: Sendable {
     waiter?.resume(throwing: refusal)
   }
 
-  // The renewal runs in its own task so that no waiter's cancellation can stop it.
-  private func launch(_ flight: Flight, renewing session: Session, version: Int) {
+  // The renewal runs in its own task so that no waiter's cancellation can stop it. Its span, if
+  // any, is a child of the call that started it, though it serves every waiter.
+  private func launch(
+    _ flight: Flight, renewing session: Session, version: Int, for caller: (any CallSpan)?
+  ) {
     let renew = renewal.current
     Task.detached { [self] in
       let result: Result<Session, any Error>
       if let renew {
-        do { result = .success(try await renew(session)) } catch { result = .failure(error) }
+        do {
+          result = .success(try await renew(session, caller))
+        } catch {
+          result = .failure(error)
+        }
       } else {
         result = .failure(Refusal.expired)
       }

@@ -20,6 +20,8 @@ public final class ServerConnection: Sendable {
   public let decisions: [any ResponseDecision]
   /// Receive every event of this connection's calls and jobs.
   public let observers: [any EventObserver]
+  /// Begins a span for each of this connection's calls; `nil` when it does not trace them.
+  public let tracing: (any CallTracing)?
   /// The session and its renewal.
   let authentication: SessionController
   /// Made once: see ``pipeline``.
@@ -49,6 +51,10 @@ public final class ServerConnection: Sendable {
   ///     (``CoalescingTransport``, under the cache).
   ///   - observers: Receive every event of this connection's calls and jobs: loggers, analytics,
   ///     a ``NetworkActivityCounter``.
+  ///   - tracing: Follows every call with a span of a distributed-tracing system, whose context
+  ///     each attempt sends to the server: jobs' calls, streams, downloads and token renewals
+  ///     (children of the call that started them) included. `ConvoyTracing`'s
+  ///     `DistributedTracing` for swift-distributed-tracing; `nil` (the default) for none.
   ///   - networkConcurrencyLimit: How many requests may be in flight at once, across all jobs.
   public init(
     configuration: ServerConfiguration,
@@ -60,6 +66,7 @@ public final class ServerConnection: Sendable {
     cache: HTTPCache? = nil,
     coalescesIdenticalRequests: Bool = false,
     observers: [any EventObserver] = [],
+    tracing: (any CallTracing)? = nil,
     networkConcurrencyLimit: Int = 6
   ) {
     var network = transport ?? PlatformTransport.shared
@@ -71,6 +78,7 @@ public final class ServerConnection: Sendable {
     self.adapters = adapters
     self.decisions = decisions
     self.observers = observers
+    self.tracing = tracing
     self.jobQueues = JobQueues(networkLimit: networkConcurrencyLimit)
     self.callContext = OperationContext(queues: jobQueues, progress: nil)
     self.authentication = SessionController(
@@ -78,17 +86,22 @@ public final class ServerConnection: Sendable {
       clock: configuration.clock)
     self.sharedPipeline = CallPipeline(
       configuration: configuration, transport: network, decoder: decoder, adapters: adapters,
-      decisions: decisions, authentication: authentication, observers: observers)
+      decisions: decisions, authentication: authentication, tracing: tracing,
+      observers: observers)
     // The renewal pipeline has no session of its own, so renewing can never recurse, and it
     // holds no reference back to the controller, so there is no cycle. It reports to the same
-    // observers: a renewal is a call like any other, logged and counted, redacted the same way.
+    // observers and tracing: a renewal is a call like any other, logged, counted and traced,
+    // redacted the same way.
     let renewal = CallPipeline(
       configuration: configuration, transport: self.transport, decoder: decoder,
-      adapters: adapters, decisions: decisions, authentication: nil, observers: observers)
+      adapters: adapters, decisions: decisions, authentication: nil, tracing: tracing,
+      observers: observers)
     let authorizationServer = AuthorizationServer(client: configuration.authentication.client)
     self.authorizationServer = authorizationServer
-    authentication.setRenewal { session in
-      try await authorizationServer.renew(session, through: renewal)
+    authentication.setRenewal { session, caller in
+      var renewal = renewal
+      renewal.parentSpan = caller
+      return try await authorizationServer.renew(session, through: renewal)
     }
     authentication.setProblemReporter { [observers] problem in
       EventEmitter.notice(to: observers, problem)

@@ -36,6 +36,9 @@ public struct RequestContext: Sendable {
   /// The decision chain judging this attempt's answer, for decisions that restart with a
   /// changed chain.
   public var decisions: [any ResponseDecision] = []
+  /// The call's span, when its connection traces calls: the parent of a token renewal the call
+  /// starts.
+  var span: (any CallSpan)? = nil
 
   /// A developer context for errors about this call.
   public func errorContext(statusCode: Int? = nil, body: Data? = nil) -> ErrorContext {

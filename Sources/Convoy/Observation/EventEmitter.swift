@@ -4,7 +4,8 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Hands the events of one call to the connection's observers, each naming the call.
+/// Hands the events of one call to the connection's observers, each naming the call, and ends
+/// the call's span with its last event.
 ///
 /// With no observers it does nothing at all: an event is an autoclosure, so unobserved calls
 /// build, redact and send no event.
@@ -14,6 +15,9 @@ struct EventEmitter: Sendable {
   let call: ConvoyEvent.CallIdentity
   /// The call's metrics, which its last event carries.
   var metrics = CallMetricsRecorder()
+  /// The call's span, when its connection traces calls (``CallTracing``): ended as the call
+  /// ends, by the same functions that send the call's last event.
+  let span: (any CallSpan)?
 
   private static let lastID = Locked<UInt64>(0)
 
@@ -25,16 +29,17 @@ struct EventEmitter: Sendable {
     }
   }
 
-  /// An emitter for one call: a new call id, the job's id if the call belongs to one.
+  /// An emitter for one call: a new call id, the job's id if the call belongs to one, and the
+  /// call's span if it has one.
   static func call(
     observers: [any EventObserver], jobID: UInt64?, method: HTTPMethod,
-    metrics: CallMetricsRecorder? = nil
+    metrics: CallMetricsRecorder? = nil, span: (any CallSpan)? = nil
   ) -> EventEmitter {
     EventEmitter(
       observers: observers,
       call: ConvoyEvent.CallIdentity(
         id: observers.isEmpty ? 0 : nextID(), jobID: jobID, method: method),
-      metrics: metrics?.claim() ?? CallMetricsRecorder())
+      metrics: metrics?.claim() ?? CallMetricsRecorder(), span: span)
   }
 
   var isObserved: Bool { !observers.isEmpty }
@@ -53,8 +58,9 @@ struct EventEmitter: Sendable {
     for observer in observers { observer.receive(event) }
   }
 
-  /// Sends the event that ends a call with its value.
+  /// Sends the event that ends a call with its value, and ends its span.
   func emitFinished(url: URL?, startedAt start: Date, status: Int) {
+    span?.finished(status: status, metrics: metrics.snapshot())
     emit(
       .requestFinished(
         .init(
@@ -62,8 +68,9 @@ struct EventEmitter: Sendable {
           metrics: metrics.snapshot())))
   }
 
-  /// Sends the event that ends a call with `error`: cancelled or failed.
+  /// Sends the event that ends a call with `error`: cancelled or failed; and ends its span.
   func emitEnd(_ error: any Error, url: URL?, startedAt start: Date) {
+    span?.failed(error, metrics: metrics.snapshot())
     guard isObserved else { return }
     let duration = Date().timeIntervalSince(start)
     guard !error.isCancellation else {

@@ -22,11 +22,12 @@ struct CallPipeline: Sendable {
     let adapters: [any RequestAdapter]
     let decisions: [any ResponseDecision]
     let authentication: (any CallAuthentication)?
+    let tracing: (any CallTracing)?
 
     init(
       configuration: ServerConfiguration, transport: any HTTPTransport, decoder: JSONDecoder,
       adapters: [any RequestAdapter], decisions: [any ResponseDecision],
-      authentication: (any CallAuthentication)?
+      authentication: (any CallAuthentication)?, tracing: (any CallTracing)?
     ) {
       self.configuration = configuration
       self.transport = transport
@@ -34,6 +35,7 @@ struct CallPipeline: Sendable {
       self.adapters = adapters
       self.decisions = decisions
       self.authentication = authentication
+      self.tracing = tracing
     }
   }
 
@@ -45,6 +47,8 @@ struct CallPipeline: Sendable {
   var decisions: [any ResponseDecision] { shared.decisions }
   /// The session that signs `.accessToken` requests; `nil` for the pipeline that renews tokens.
   var authentication: (any CallAuthentication)? { shared.authentication }
+  /// Begins a span for every call; `nil` when the connection does not trace its calls.
+  var tracing: (any CallTracing)? { shared.tracing }
   /// Receive every event of every call.
   var observers: [any EventObserver] = []
   /// The job the calls belong to, for events.
@@ -54,15 +58,18 @@ struct CallPipeline: Sendable {
   /// A deadline every call of this pipeline ends by, besides its own timeout: a token renewal's,
   /// which spans the calls the renewal makes.
   var deadline: Date? = nil
+  /// The span of the call these calls are made for: a token renewal's caller's.
+  var parentSpan: (any CallSpan)? = nil
 
   init(
     configuration: ServerConfiguration, transport: any HTTPTransport, decoder: JSONDecoder,
     adapters: [any RequestAdapter], decisions: [any ResponseDecision],
-    authentication: (any CallAuthentication)?, observers: [any EventObserver] = []
+    authentication: (any CallAuthentication)?, tracing: (any CallTracing)? = nil,
+    observers: [any EventObserver] = []
   ) {
     shared = Shared(
       configuration: configuration, transport: transport, decoder: decoder, adapters: adapters,
-      decisions: decisions, authentication: authentication)
+      decisions: decisions, authentication: authentication, tracing: tracing)
     self.observers = observers
   }
 
@@ -74,7 +81,8 @@ struct CallPipeline: Sendable {
     _ request: Request, uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil
   ) async throws -> Request.Response {
     let events = EventEmitter.call(
-      observers: observers, jobID: jobID, method: request.method, metrics: metrics)
+      observers: observers, jobID: jobID, method: request.method, metrics: metrics,
+      span: tracing != nil ? startSpan(for: request) : nil)
     let start = Date()
     let describedURL = events.isObserved ? try? configuration.url(path: request.path) : nil
     events.emit(.requestCreated(.init(call: events.call, url: describedURL)))
@@ -109,6 +117,17 @@ struct CallPipeline: Sendable {
             context.errorContext(statusCode: last.statusCode, body: last.data))
         }
       })
+  }
+
+  /// Begins the span of a call of `request` that starts now, as the connection's tracing asks.
+  ///
+  /// Not inlined, like ``reportSending(_:to:attempt:events:)``: what is built here would take
+  /// room in the frame of every call, traced or not.
+  @inline(never)
+  func startSpan<Request: RequestDescribing>(for request: Request) -> (any CallSpan)? {
+    let url = try? configuration.url(path: request.path, queryItems: request.queryItems)
+    return tracing?.startSpan(
+      for: TracedCall(method: request.method, url: url, parent: parentSpan))
   }
 
   /// What one attempt brought back: the answer to judge and, for a stream, its open body.
@@ -147,7 +166,7 @@ struct CallPipeline: Sendable {
       isBodyReplayable: bodyIsReplayable, attempt: 0, retries: 0,
       retryPolicy: request.retryPolicy ?? configuration.retryPolicy,
       deadline: Self.earlier(configuration.clock.now.addingTimeInterval(timeout), deadline),
-      sentRequest: nil)
+      sentRequest: nil, span: events.span)
     let body = PreparedBody(request.body)
     defer { body.discard() }
     var chain = authenticationDecisions(for: request) + initialChain
@@ -359,6 +378,12 @@ struct CallPipeline: Sendable {
         timedOut: .timedOut(context.errorContext())
       ) { [urlRequest, adapterChain, context] in
         try await Self.adapt(urlRequest, with: adapterChain, context: context)
+      }
+    }
+    if let span = context.span {
+      // After every adapter, so the call's own span is what the server sees as its parent.
+      for field in span.headers(forAttempt: context.attempt) {
+        urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
       }
     }
     TraceContext.current?.apply(to: &urlRequest)

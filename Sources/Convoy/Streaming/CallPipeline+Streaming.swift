@@ -17,7 +17,8 @@ extension CallPipeline {
     _ request: Request, options: StreamOptions
   ) async throws -> ResponseStream {
     let events = EventEmitter.call(
-      observers: observers, jobID: jobID, method: request.method, metrics: metrics)
+      observers: observers, jobID: jobID, method: request.method, metrics: metrics,
+      span: tracing != nil ? startSpan(for: request) : nil)
     let start = Date()
     let describedURL = events.isObserved ? try? configuration.url(path: request.path) : nil
     events.emit(.requestCreated(.init(call: events.call, url: describedURL)))

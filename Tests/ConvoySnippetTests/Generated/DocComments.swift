@@ -115,8 +115,8 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func ServerConnection_130() async throws {
-    #sourceLocation(file: "Sources/Convoy/Connection/ServerConnection.swift", line: 130)
+  static func ServerConnection_143() async throws {
+    #sourceLocation(file: "Sources/Convoy/Connection/ServerConnection.swift", line: 143)
     let answer = try await connection.execute(UploadPhoto(file: photo)) { progress in
       print(progress)  // "1.5 MB of 10 MB"
     }
@@ -337,6 +337,24 @@ extension DocCommentContext {
     let configuration = ServerConfiguration(
       environment: .production, baseURL: URL(string: "https://api.example.com/")!,
       authentication: AuthenticationConfiguration(client: client))
+    #sourceLocation()
+  }
+
+  static func CallTracing_20() throws {
+    #sourceLocation(file: "Sources/Convoy/Observation/CallTracing.swift", line: 20)
+    struct TraceparentOnly: CallTracing {
+      let trace: TraceContext
+
+      func startSpan(for call: TracedCall) -> any CallSpan { Span(trace: trace.child()) }
+
+      final class Span: CallSpan {
+        let trace: TraceContext
+        init(trace: TraceContext) { self.trace = trace }
+        func headers(forAttempt attempt: Int) -> HTTPHeaders { ["traceparent": trace.traceparent] }
+        func finished(status: Int, metrics: CallMetrics) {}
+        func failed(_ error: any Error, metrics: CallMetrics) {}
+      }
+    }
     #sourceLocation()
   }
 

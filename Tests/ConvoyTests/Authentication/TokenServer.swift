@@ -42,7 +42,7 @@ final class TokenServer: @unchecked Sendable {
     token: String = "token-1", expiresIn: TimeInterval = 3_600,
     authentication: AuthenticationConfiguration = AuthenticationConfiguration(),
     baseURL: String = "https://api.example.com/",
-    observers: [any EventObserver] = []
+    observers: [any EventObserver] = [], tracing: (any CallTracing)? = nil
   ) throws -> ServerConnection {
     var authentication = authentication
     authentication.client = authentication.client ?? Self.client
@@ -50,7 +50,7 @@ final class TokenServer: @unchecked Sendable {
       configuration: ServerConfiguration(
         environment: .staging, baseURL: URL(string: baseURL)!, authentication: authentication,
         clock: clock),
-      transport: transport, observers: observers)
+      transport: transport, observers: observers, tracing: tracing)
     try connection.login(session: Self.session(token: token, expiresIn: expiresIn, at: clock.now))
     return connection
   }

@@ -120,10 +120,10 @@ private func observationStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 317)
+    #sourceLocation(file: "Docs/Observation.md", line: 356)
     print(CURLRendering.command(for: urlRequest))
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 318)
+    #sourceLocation(file: "Docs/Observation.md", line: 357)
     // curl \
     //   -X POST \
     //   -H 'Authorization: <redacted>' \
