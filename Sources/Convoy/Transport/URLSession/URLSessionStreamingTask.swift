@@ -45,7 +45,15 @@ final class URLSessionStreamingTask: StreamingTransferHandle, @unchecked Sendabl
       return .some(self.task)
     }
     guard let task else { return }
-    if let task { URLSessionTransport.callSession { task.cancel() } }
+    // A task not started yet is cancelled by `start`.
+    if let task {
+      #if canImport(FoundationNetworking) && os(Linux)
+        // From inside a delegate event the cancel waits for the work queue, which libcurl's
+        // read loop holds as long as data comes: pausing the transfer ends the loop now.
+        FoundationTransferPause.pause(task)
+      #endif
+      URLSessionTransport.callSession { task.cancel() }
+    }
     // Reported at once and off the caller's thread, as curl does: a suspended task might not
     // report its cancellation until it is resumed.
     DispatchQueue.global().async { [receiver] in
