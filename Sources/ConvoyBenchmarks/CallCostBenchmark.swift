@@ -45,6 +45,7 @@ func runCallCostBenchmark() {
     ("execute, awaited one after another", awaitedOneByOne),
     ("execute with a completion handler, one after another", completionOneByOne),
     ("execute awaited, then to the completion queue and back", awaitedThenCompletionQueue),
+    ("execute awaited, through an app's adapter", awaitedThroughAnAppsAdapter),
     ("8 lone awaited calls in flight", eightLoneCallsInFlight),
     ("jobs of a group of 8 calls", groupJobsOfEight),
   ].filter { only == nil || $0.name.contains(only!) }
@@ -100,6 +101,15 @@ private func curlConnection(port: Int) throws -> ServerConnection {
 
 private func awaitedOneByOne(_ connection: ServerConnection, _ count: Int) async {
   for _ in 0..<count { await check(try? connection.execute(Ping())) }
+}
+
+/// The same calls on a connection with one adapter of an app's: Convoy cannot see into it, so it
+/// runs against the call's deadline in a task of its own.
+private func awaitedThroughAnAppsAdapter(_ connection: ServerConnection, _ count: Int) async {
+  let adapted = ServerConnection(
+    configuration: connection.configuration, transport: connection.transport,
+    adapters: [AnyRequestAdapter { request, _ in request }], networkConcurrencyLimit: 8)
+  await awaitedOneByOne(adapted, count)
 }
 
 private func completionOneByOne(_ connection: ServerConnection, _ count: Int) async {
