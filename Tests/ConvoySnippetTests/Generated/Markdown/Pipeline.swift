@@ -63,7 +63,7 @@ private struct MaintenanceCheck: ResponseDecision {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Pipeline.md", line: 248)
+#sourceLocation(file: "Docs/Pipeline.md", line: 249)
 private struct Upload: RequestDescribing {
   typealias Response = EmptyResponse
   var method: HTTPMethod { .post }
@@ -143,10 +143,10 @@ private func pipelineStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Pipeline.md", line: 245)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 246)
     var configuration = ServerConfiguration.local(port: 8080)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 246)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 247)
     configuration.retryPolicy = RetryPolicy(maximumRetries: 4, baseDelay: 0.2)
     #sourceLocation()
   }
