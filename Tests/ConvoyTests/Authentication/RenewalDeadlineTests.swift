@@ -65,10 +65,7 @@ import Testing
       return request
     }
     let connection = ServerConnection(
-      configuration: ServerConfiguration(
-        environment: .local, baseURL: URL(string: "https://api.example.com/")!, timeout: 2,
-        clock: clock),
-      transport: transport, adapters: [stalling])
+      configuration: twoSeconds(on: clock), transport: transport, adapters: [stalling])
     let call = Task { try await connection.execute(Plain()) }
     try #require(await clock.waitForWakeUp(in: 2))
     clock.advance(by: 2)
@@ -84,10 +81,8 @@ import Testing
     let clock = TestClock()
     let transport = StubTransport { _ in .json(["me": "alice"]) }
     let connection = ServerConnection(
-      configuration: ServerConfiguration(
-        environment: .local, baseURL: URL(string: "https://api.example.com/")!, timeout: 2,
-        clock: clock),
-      transport: transport, decisions: [Stalling()] + ServerConnection.standardDecisions)
+      configuration: twoSeconds(on: clock), transport: transport,
+      decisions: [Stalling()] + ServerConnection.standardDecisions)
     let call = Task { try await connection.execute(Plain()) }
     try #require(await clock.waitForWakeUp(in: 2))
     #expect(transport.requests.count == 1)
@@ -103,10 +98,8 @@ import Testing
     let clock = TestClock()
     let transport = StubTransport { _ in .json(["me": "alice"]) }
     let connection = ServerConnection(
-      configuration: ServerConfiguration(
-        environment: .local, baseURL: URL(string: "https://api.example.com/")!, timeout: 2,
-        clock: clock),
-      transport: transport, decisions: [RetryLater()] + ServerConnection.standardDecisions)
+      configuration: twoSeconds(on: clock), transport: transport,
+      decisions: [RetryLater()] + ServerConnection.standardDecisions)
     // No clock advance: the call ends without waiting the 10 s it could never finish within.
     await #expect {
       try await connection.execute(Plain())
@@ -140,6 +133,13 @@ import Testing
     let context = try #require(timedOutContext(of: error))
     #expect(context.url?.hasSuffix("/me") == true)
     await server.shutdown()
+  }
+
+  /// A configuration whose calls have 2 s on `clock`.
+  private func twoSeconds(on clock: TestClock) -> ServerConfiguration {
+    ServerConfiguration(
+      environment: .local, baseURL: URL(string: "https://api.example.com/")!, timeout: 2,
+      clock: clock)
   }
 
   /// The context of a `timedOut` failure; `nil` for any other outcome.
