@@ -10,6 +10,9 @@ import Foundation
 ///
 /// Its answers travel the whole pipeline (adapters, signing, redirects, deadline, validation,
 /// renewal, decoding) exactly as a server's would, so a stubbed 404 still fails validation.
+/// A streamed request body (`TransportRequest.bodyStream`) is read whole before the stub
+/// answers, as a server reading the whole request would; the recorded request holds its bytes
+/// in `httpBody`.
 ///
 /// ```swift
 /// let transport = StubTransport { request in
@@ -55,6 +58,12 @@ public final class StubTransport: HTTPTransport {
     _ request: TransportRequest,
     completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
   ) -> any TransferHandle {
+    if let body = request.bodyStream {
+      // Read whole first, so the routes and ``requests`` see its bytes in `httpBody`.
+      return StubUpload.start(request, body: body, completion: completion) { whole, done in
+        self.startTransfer(whole, completion: done)
+      }
+    }
     log.withLock { $0.append(request) }
     let startDate = Date()
     let stubRequest = StubRequest(request)

@@ -223,7 +223,8 @@ extension TransportFailure {
     case .unsupportedURL: code = .unsupportedURL
     case .fileUnreadable: code = .fileDoesNotExist
     case .notCached: code = .resourceUnavailable
-    case .pinnedKeyMismatch, .proxyRefused, .readerTooSlow, .other:
+    case .pinnedKeyMismatch, .proxyRefused, .readerTooSlow, .requestBodyFailed,
+      .notSupportedByTransport, .other:
       return StubbedFailure(description: detail)
     }
     return URLError(code)

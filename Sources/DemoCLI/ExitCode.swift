@@ -23,6 +23,8 @@ enum ExitCode: Int32, Sendable, CaseIterable {
   /// A download could not be saved: the disk is full or the place is not writable
   /// (`EX_CANTCREAT`).
   case cannotCreate = 73
+  /// What was being uploaded could not be read to its end (`EX_IOERR`).
+  case inputUnreadable = 74
   /// Timed out or rate limited: trying again later may work (`EX_TEMPFAIL`).
   case temporary = 75
   /// The server's answer could not be understood (`EX_PROTOCOL`).
@@ -51,7 +53,8 @@ enum ExitCode: Int32, Sendable, CaseIterable {
     case .offline, .serverUnreachable, .insecureConnection, .untrustedServer, .serverFailure,
       .notAvailableOffline:
       self = .unavailable
-    case .timedOut, .rateLimited, .loginIncomplete, .answerReadTooSlowly: self = .temporary
+    case .timedOut, .rateLimited, .loginIncomplete, .answerReadTooSlowly, .uploadNotResendable:
+      self = .temporary
     case .notLoggedIn, .sessionExpired, .savedLoginUnreadable, .forbidden, .wrongCredentials,
       .loginDeclined, .loginNotConfirmed, .clientCertificateRequired, .proxyRefused:
       self = .notPermitted
@@ -61,6 +64,7 @@ enum ExitCode: Int32, Sendable, CaseIterable {
     case .unreadableResponse, .malformedResponse, .responseTooLarge: self = .unreadableResponse
     case .invalidRequest: self = .software
     case .storageFull, .fileNotSaved: self = .cannotCreate
+    case .uploadSourceFailed: self = .inputUnreadable
     case .unknown: self = .failure
     }
   }
@@ -76,6 +80,7 @@ enum ExitCode: Int32, Sendable, CaseIterable {
     case .unavailable: "offline, server unreachable, insecure or failing"
     case .software: "democli built a request that cannot be sent"
     case .cannotCreate: "the file could not be saved: no space, or not writable"
+    case .inputUnreadable: "what was being uploaded could not be read to its end"
     case .temporary: "timed out or rate limited: try again later"
     case .unreadableResponse: "the server's answer could not be understood"
     case .notPermitted: "not logged in, session expired, or not allowed"

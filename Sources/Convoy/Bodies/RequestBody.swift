@@ -24,6 +24,8 @@ public struct RequestBody: Sendable {
     /// form with large files. The file is written once per call, reused by its retries, and
     /// removed when the call ends.
     case temporaryFile(@Sendable (URL) throws -> Void)
+    /// Bytes produced while the request is sent, in constant memory: see ``StreamedBody``.
+    case stream(StreamedBody)
   }
 
   /// The `Content-Type` header value, or `nil` to send none.
@@ -32,14 +34,19 @@ public struct RequestBody: Sendable {
   /// Where the bytes come from.
   public var content: Content
 
-  /// Whether the body can be sent again, which retries and 307/308 redirects need.
+  /// Whether the body can be sent again, which retries, 307/308 redirects and token renewal need.
   public var isReplayable: Bool
 
-  /// Creates a body from its parts.
+  /// Creates a body from its parts; a one-shot ``StreamedBody`` is never replayable, whatever
+  /// `isReplayable` says.
   public init(content: Content, contentType: String?, isReplayable: Bool = true) {
     self.content = content
     self.contentType = contentType
-    self.isReplayable = isReplayable
+    if case .stream(let body) = content {
+      self.isReplayable = isReplayable && body.isReplayable
+    } else {
+      self.isReplayable = isReplayable
+    }
   }
 
   /// A JSON body encoded from `value` with `encoder`.
@@ -70,5 +77,44 @@ public struct RequestBody: Sendable {
     _ url: URL, contentType: String = "application/octet-stream"
   ) -> RequestBody {
     RequestBody(content: .file(url), contentType: contentType)
+  }
+
+  /// The chunks of `chunks`, read once while the request is sent: a one-shot body, never sent
+  /// twice (see ``StreamedBody/Replay/oneShot``).
+  ///
+  /// - Parameters:
+  ///   - chunks: The body's bytes, chunk by chunk.
+  ///   - length: The number of bytes `chunks` will produce, when known: sent as
+  ///     `Content-Length`; otherwise the body is sent chunked.
+  ///   - contentType: The `Content-Type` header value.
+  public static func stream<Chunks: AsyncSequence & Sendable>(
+    _ chunks: Chunks, length: Int64? = nil, contentType: String = "application/octet-stream"
+  ) -> RequestBody where Chunks.Element: Sequence<UInt8> {
+    .stream(.oneShot(chunks, length: length), contentType: contentType)
+  }
+
+  /// A streamed body: restartable, seekable or one-shot as `body` says.
+  ///
+  /// - Parameters:
+  ///   - body: Where the bytes come from.
+  ///   - contentType: The `Content-Type` header value.
+  public static func stream(
+    _ body: StreamedBody, contentType: String = "application/octet-stream"
+  ) -> RequestBody {
+    RequestBody(content: .stream(body), contentType: contentType)
+  }
+
+  /// Bytes `write` writes while the request is sent, once per transfer (a restartable body): see
+  /// ``StreamedBody/writer(length:_:)``.
+  ///
+  /// - Parameters:
+  ///   - length: The number of bytes `write` will write, when known.
+  ///   - contentType: The `Content-Type` header value.
+  ///   - write: Writes the whole body with the writer it is given.
+  public static func writer(
+    length: Int64? = nil, contentType: String = "application/octet-stream",
+    _ write: @escaping @Sendable (RequestBodyWriter) async throws -> Void
+  ) -> RequestBody {
+    .stream(.writer(length: length, write), contentType: contentType)
   }
 }

@@ -44,7 +44,7 @@ public final class CoalescingTransport: HTTPTransport {
     let method = HTTPMethod(rawValue: request.urlRequest.httpMethod ?? "GET")
     let url = request.urlRequest.url?.absoluteString ?? ""
     guard method == .get || method == .head, request.urlRequest.httpBody == nil,
-      request.bodyFileURL == nil
+      request.bodyFileURL == nil, request.bodyStream == nil
     else {
       if !method.isSafe { closeFlights(for: url) }
       return transport.startTransfer(request, completion: completion)

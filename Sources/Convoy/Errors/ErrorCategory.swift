@@ -61,6 +61,12 @@ public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
   case answerReadTooSlowly
   /// The app built a request that cannot be sent (bad URL, unencodable body).
   case invalidRequest
+  /// A streamed request body stopped: its source failed
+  /// (``TransportFailure/Kind/requestBodyFailed``).
+  case uploadSourceFailed
+  /// The server asked for a request to be sent again whose body can be sent only once
+  /// (``ServerConnectionError/bodyNotResendable(_:_:)``).
+  case uploadNotResendable
   /// The answer was asked for from the cache only, and none is saved.
   case notAvailableOffline
   /// A download could not be saved: the disk is full.

@@ -74,6 +74,7 @@ public struct ErrorMessageProvider: Sendable {
       context.statusCode.map(category(ofStatus:)) ?? .unknown
     case .httpError(let status, _): category(ofStatus: status)
     case .invalidURL, .encodingFailed, .invalidHeader: .invalidRequest
+    case .bodyNotResendable: .uploadNotResendable
     case .transportFailed(let failure, _): category(of: failure.kind)
     case .timedOut: .timedOut
     case .notAuthenticated: .notLoggedIn
@@ -111,7 +112,8 @@ public struct ErrorMessageProvider: Sendable {
     case .clientCertificateRequired: .clientCertificateRequired
     case .untrustedServerCertificate, .pinnedKeyMismatch: .untrustedServer
     case .badServerResponse, .tooManyRedirects: .malformedResponse
-    case .unsupportedURL, .fileUnreadable: .invalidRequest
+    case .unsupportedURL, .fileUnreadable, .notSupportedByTransport: .invalidRequest
+    case .requestBodyFailed: .uploadSourceFailed
     case .notCached: .notAvailableOffline
     case .readerTooSlow: .answerReadTooSlowly
     case .responseTooLarge: .responseTooLarge
@@ -198,6 +200,14 @@ public struct ErrorMessageProvider: Sendable {
     .answerReadTooSlowly: ErrorMessage(
       title: "Couldn't keep up",
       text: "The app read the server's answer too slowly, so it was stopped. Please try again."),
+    .uploadSourceFailed: ErrorMessage(
+      title: "Upload stopped",
+      text: "The data being sent couldn't be read to the end, so the upload stopped. Please try "
+        + "again."),
+    .uploadNotResendable: ErrorMessage(
+      title: "Upload must start over",
+      text: "The server asked for the upload to be sent again, but it can be sent only once. "
+        + "Please start it again."),
     .invalidRequest: ErrorMessage(
       title: "Couldn't send that",
       text: "This request couldn't be sent. Please update the app or contact support."),

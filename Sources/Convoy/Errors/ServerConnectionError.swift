@@ -33,6 +33,10 @@ public enum ServerConnectionError: Error, Sendable, Hashable {
   /// A token would have gone to another host than the configuration's, or over plain HTTP to a
   /// host that is not this machine; nothing was sent.
   case insecureDestination(ErrorContext)
+  /// The request would have had to be sent again (the string says why: a redirect, a token
+  /// renewal, a decision), but its body can be sent only once (``StreamedBody/Replay/oneShot``,
+  /// or ``RequestBody/isReplayable`` false). The context holds the answer that asked for it.
+  case bodyNotResendable(String, ErrorContext)
   /// The call was cancelled. Never shown to a person as a failure.
   case cancelled
 
@@ -44,7 +48,8 @@ public enum ServerConnectionError: Error, Sendable, Hashable {
       .invalidHeader(_, let context),
       .transportFailed(_, let context), .decodingFailed(_, let context),
       .timedOut(let context), .notAuthenticated(let context), .sessionExpired(let context),
-      .refreshLimitExceeded(let context), .insecureDestination(let context):
+      .refreshLimitExceeded(let context), .insecureDestination(let context),
+      .bodyNotResendable(_, let context):
       context
     case .invalidURL, .cancelled:
       nil
@@ -86,6 +91,8 @@ extension ServerConnectionError: CustomStringConvertible {
     case .refreshLimitExceeded(let context): "too many token renewals: \(context)"
     case .insecureDestination(let context):
       "token withheld from an insecure destination: \(context)"
+    case .bodyNotResendable(let reason, let context):
+      "not sent again, its body can be sent only once (\(reason)): \(context)"
     case .cancelled: "cancelled"
     }
   }

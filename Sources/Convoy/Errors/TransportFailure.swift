@@ -51,6 +51,12 @@ public struct TransportFailure: Error, Sendable, Hashable, CustomStringConvertib
     case unsupportedURL
     /// A local file (an upload body) could not be read.
     case fileUnreadable
+    /// A streamed request body could not be produced: its source threw or was cancelled, it
+    /// produced more or fewer bytes than it announced, or a one-shot body was asked for again.
+    case requestBodyFailed
+    /// The transport cannot send this request as asked (a streamed body on a transport that can
+    /// only send bytes it holds, request trailers); the detail names what. Never retried.
+    case notSupportedByTransport
     /// Nothing usable is cached and the request's cache policy forbids loading
     /// (``CachePolicy/returnCacheDontLoad``).
     case notCached

@@ -199,6 +199,15 @@ struct CallPipeline: Sendable {
       }
       let response = received.response
       Self.reportReceived(response, from: sentURL, attempt: context.attempt, events: events)
+      if !context.isBodyReplayable, request.body != nil,
+        configuration.redirectPolicy.maximumHops > 0, [307, 308].contains(response.statusCode),
+        response.headers["Location"] != nil
+      {
+        received.body?.cancel()
+        throw ServerConnectionError.bodyNotResendable(
+          "the server redirected it with \(response.statusCode)",
+          context.errorContext(statusCode: response.statusCode))
+      }
       context.decisions = chain
       let outcome: ResponseDecisionOutcome<Request.Response>
       do {
@@ -312,7 +321,7 @@ struct CallPipeline: Sendable {
     for decision in chain {
       let outcome = try await decision.decide(on: current, for: request, context: context)
       // A body its request calls unrepeatable is never sent twice, whichever decision asks: the
-      // answer goes on to the next decision as it is (a 503 then fails validation as usual).
+      // call fails, saying which decision asked.
       let isDeclined = !context.isBodyReplayable && outcome.sendsTheRequestAgain
       events.emit(
         .decisionTaken(
@@ -320,7 +329,11 @@ struct CallPipeline: Sendable {
             call: events.call, url: url, attempt: context.attempt,
             decision: String(describing: type(of: decision)), outcome: outcome.eventOutcome,
             isDeclined: isDeclined)))
-      if isDeclined { continue }
+      if isDeclined {
+        throw ServerConnectionError.bodyNotResendable(
+          "\(type(of: decision)) asked for it after status \(current.statusCode)",
+          context.errorContext(statusCode: current.statusCode))
+      }
       guard case .proceed(let next) = outcome else { return outcome }
       current = next
     }
@@ -362,9 +375,9 @@ struct CallPipeline: Sendable {
     // set afterwards: sharing the request with the context would make their change copy it.
     let onlyBuiltInAdapters = adapterChain.allSatisfy { $0 is DefaultHeaders }
     if !onlyBuiltInAdapters { context.sentRequest = urlRequest }
-    let bodyFileURL: URL?
+    let streamed: PreparedBody.Streamed
     do {
-      bodyFileURL = try body.apply(to: &urlRequest)
+      streamed = try body.apply(to: &urlRequest)
     } catch {
       // Only the URL goes into the error, and applying a body leaves it as it was.
       context.sentRequest = urlRequest
@@ -389,10 +402,16 @@ struct CallPipeline: Sendable {
     TraceContext.current?.apply(to: &urlRequest)
     context.sentRequest = urlRequest
     try Self.checkHeaders(of: urlRequest, context: context)
-    return TransportRequest(
-      urlRequest: urlRequest, bodyFileURL: bodyFileURL, idleTimeout: configuration.timeout,
+    var transportRequest = TransportRequest(
+      urlRequest: urlRequest, idleTimeout: configuration.timeout,
       isBodyReplayable: context.isBodyReplayable,
       responseLimits: request.responseLimits ?? configuration.responseLimits)
+    switch streamed {
+    case .none: break
+    case .file(let url): transportRequest.bodyFileURL = url
+    case .stream(let body): transportRequest.bodyStream = body
+    }
+    return transportRequest
   }
 
   /// `request` changed by every adapter of `chain` in turn.

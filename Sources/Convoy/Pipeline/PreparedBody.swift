@@ -4,8 +4,8 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// A call's ``RequestBody`` made ready for each attempt: bytes set on the `URLRequest`, or a file
-/// to stream. A temporary file is written at the first attempt, reused by retries, and removed by
+/// A call's ``RequestBody`` made ready for each attempt: bytes set on the `URLRequest`, a file or
+/// a stream. A temporary file is written at the first attempt, reused by retries, and removed by
 /// ``discard()`` when the call ends.
 final class PreparedBody {
   private let body: RequestBody?
@@ -15,27 +15,36 @@ final class PreparedBody {
     self.body = body
   }
 
-  /// Puts the body and its content type on `request`; returns the file to stream, if any.
+  /// What the transport streams instead of `URLRequest.httpBody`.
+  enum Streamed {
+    case none
+    case file(URL)
+    case stream(StreamedBody)
+  }
+
+  /// Puts the body and its content type on `request`; returns what is streamed, if anything.
   ///
   /// - Throws: Whatever the body's encoder threw.
-  func apply(to request: inout URLRequest) throws -> URL? {
-    guard let body else { return nil }
-    var fileURL: URL?
+  func apply(to request: inout URLRequest) throws -> Streamed {
+    guard let body else { return .none }
+    var streamed = Streamed.none
     switch body.content {
     case .data(let data):
       request.httpBody = data
     case .encoded(let encode):
       request.httpBody = try encode()
     case .file(let url):
-      fileURL = url
+      streamed = .file(url)
     case .temporaryFile(let write):
-      fileURL = try temporaryFile ?? writeTemporaryFile(with: write)
+      streamed = .file(try temporaryFile ?? writeTemporaryFile(with: write))
+    case .stream(let body):
+      streamed = .stream(body)
     }
     if let contentType = body.contentType, request.value(forHTTPHeaderField: "Content-Type") == nil
     {
       request.setValue(contentType, forHTTPHeaderField: "Content-Type")
     }
-    return fileURL
+    return streamed
   }
 
   /// Removes the temporary file, if one was written.

@@ -49,6 +49,11 @@ public struct TransportRequest: Sendable {
   public var urlRequest: URLRequest
   /// A file whose contents are the body, streamed instead of `urlRequest.httpBody`.
   public var bodyFileURL: URL?
+  /// A body produced while it is sent, instead of `urlRequest.httpBody`: the transport opens a
+  /// ``RequestBodyStream`` of it for each transfer (``StreamedBody/open(at:)``). A transport
+  /// that cannot stream a request body fails with
+  /// ``TransportFailure/Kind/notSupportedByTransport``, never buffering it in silence.
+  public var bodyStream: StreamedBody?
   /// The longest the transport may wait for the next bytes before failing with
   /// ``TransportFailure/Kind/timedOut``.
   public var idleTimeout: TimeInterval
@@ -61,11 +66,13 @@ public struct TransportRequest: Sendable {
 
   /// Creates a transport request.
   public init(
-    urlRequest: URLRequest, bodyFileURL: URL? = nil, idleTimeout: TimeInterval = 60,
-    isBodyReplayable: Bool = true, responseLimits: ResponseLimits = ResponseLimits()
+    urlRequest: URLRequest, bodyFileURL: URL? = nil, bodyStream: StreamedBody? = nil,
+    idleTimeout: TimeInterval = 60, isBodyReplayable: Bool = true,
+    responseLimits: ResponseLimits = ResponseLimits()
   ) {
     self.urlRequest = urlRequest
     self.bodyFileURL = bodyFileURL
+    self.bodyStream = bodyStream
     self.idleTimeout = idleTimeout
     self.isBodyReplayable = isBodyReplayable
     self.responseLimits = responseLimits

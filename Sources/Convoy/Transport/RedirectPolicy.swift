@@ -60,13 +60,16 @@ public struct RedirectPolicy: Sendable, Hashable {
     let becomesGet =
       (response.statusCode == 303 && method != .head)
       || ([301, 302].contains(response.statusCode) && method == .post)
-    let resendsBody = next.urlRequest.httpBody != nil || next.bodyFileURL != nil
+    let resendsBody =
+      next.urlRequest.httpBody != nil || next.bodyFileURL != nil || next.bodyStream != nil
     // A body that must not be sent twice ends the exchange with the redirect as the answer.
-    if !becomesGet, resendsBody, !request.isBodyReplayable { return nil }
+    let mayResend = request.isBodyReplayable && request.bodyStream?.isReplayable != false
+    if !becomesGet, resendsBody, !mayResend { return nil }
     if becomesGet {
       next.urlRequest.httpMethod = HTTPMethod.get.rawValue
       next.urlRequest.httpBody = nil
       next.bodyFileURL = nil
+      next.bodyStream = nil
       next.urlRequest.setValue(nil, forHTTPHeaderField: "Content-Type")
       next.urlRequest.setValue(nil, forHTTPHeaderField: "Content-Length")
     }

@@ -68,34 +68,48 @@ struct MockRequestReader {
       version: String(requestLine[2]), headers: headers)
   }
 
-  /// The body that `head` announces, stopping after `limit` bytes when given (a fault); the
-  /// second value says whether the whole body arrived.
-  mutating func readBody(of head: Head, stoppingAfter limit: Int? = nil) -> (Data, Bool) {
+  /// A request body as read off the wire.
+  struct Body {
+    var data = Data()
+    /// Whether the whole body arrived.
+    var isComplete = false
+    /// The trailer fields after a chunked body.
+    var trailers = HTTPHeaders()
+  }
+
+  /// The body that `head` announces, stopping after `limit` bytes when given (a fault).
+  mutating func readBody(of head: Head, stoppingAfter limit: Int? = nil) -> Body {
     if head.headers["Transfer-Encoding"]?.lowercased().contains("chunked") == true {
       return readChunked(stoppingAfter: limit)
     }
     let length = Int(head.headers["Content-Length"] ?? "") ?? 0
-    guard let bytes = read(count: min(length, limit ?? length)) else { return (Data(), false) }
-    return (Data(bytes), bytes.count == length)
+    guard let bytes = read(count: min(length, limit ?? length)) else { return Body() }
+    return Body(data: Data(bytes), isComplete: bytes.count == length)
   }
 
-  private mutating func readChunked(stoppingAfter limit: Int?) -> (Data, Bool) {
-    var body = Data()
+  private mutating func readChunked(stoppingAfter limit: Int?) -> Body {
+    var body = Body()
     while true {
       guard let line = readLine(), let size = Int(line.prefix { $0 != ";" }, radix: 16) else {
-        return (body, false)
+        return body
       }
       if size == 0 {
         // Trailer fields, up to the empty line.
-        while let trailer = readLine(), !trailer.isEmpty {}
-        return (body, true)
+        while let trailer = readLine(), !trailer.isEmpty {
+          guard let colon = trailer.firstIndex(of: ":") else { return body }
+          body.trailers.add(
+            name: String(trailer[..<colon]),
+            value: trailer[trailer.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        body.isComplete = true
+        return body
       }
-      let wanted = limit.map { min(size, max(0, $0 - body.count)) } ?? size
-      guard let bytes = read(count: wanted) else { return (body, false) }
-      body.append(contentsOf: bytes)
-      if wanted < size { return (body, false) }
-      guard readLine() == "" else { return (body, false) }
-      guard body.count <= MockServer.maximumRecordedBodySize else { return (body, false) }
+      let wanted = limit.map { min(size, max(0, $0 - body.data.count)) } ?? size
+      guard let bytes = read(count: wanted) else { return body }
+      body.data.append(contentsOf: bytes)
+      if wanted < size { return body }
+      guard readLine() == "" else { return body }
+      guard body.data.count <= MockServer.maximumRecordedBodySize else { return body }
     }
   }
 

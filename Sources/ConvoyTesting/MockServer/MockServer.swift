@@ -405,10 +405,10 @@ public final class MockServer: Sendable {
       if head.headers["Expect"]?.lowercased() == "100-continue", bodyLimit != 0 {
         _ = MockSocket.send(descriptor, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
       }
-      let (body, complete) = reader.readBody(of: head, stoppingAfter: bodyLimit)
-      let request = record(head, body: body, complete: complete, connection: number, index: index)
+      let body = reader.readBody(of: head, stoppingAfter: bodyLimit)
+      let request = record(head, body: body, connection: number, index: index)
       index += 1
-      if bodyLimit != nil || !complete { break serving }
+      if bodyLimit != nil || !body.isComplete { break serving }
       let answer: MockAnswer
       switch source {
       case .fixed(let fixed): answer = fixed
@@ -426,12 +426,13 @@ public final class MockServer: Sendable {
   }
 
   private func record(
-    _ head: MockRequestReader.Head, body: Data, complete: Bool, connection: Int, index: Int
+    _ head: MockRequestReader.Head, body: MockRequestReader.Body, connection: Int, index: Int
   ) -> RecordedRequest {
     var request = RecordedRequest(
       method: head.method, target: head.target, version: head.version, headers: head.headers,
-      body: body, isComplete: complete, connection: connection, indexOnConnection: index,
-      sequenceNumber: 0)
+      body: body.data, isComplete: body.isComplete, connection: connection,
+      indexOnConnection: index, sequenceNumber: 0)
+    request.trailers = body.trailers
     update { state in
       request.sequenceNumber = state.requests.count
       state.requests.append(request)

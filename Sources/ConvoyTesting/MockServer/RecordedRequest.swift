@@ -13,6 +13,8 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
   public var headers: HTTPHeaders
   /// The body, de-chunked; empty when there was none.
   public var body: Data
+  /// The trailer fields sent after a chunked body; empty when there were none.
+  public var trailers = HTTPHeaders()
   /// Whether the whole body arrived: `false` when the client went away (or the answer's
   /// fault hung up) before its end.
   public var isComplete: Bool

@@ -825,6 +825,27 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func RequestBodyWriter_10() async throws {
+    #sourceLocation(file: "Sources/Convoy/Transport/Upload/RequestBodyWriter.swift", line: 10)
+    let body = RequestBody.writer(contentType: "text/csv") { writer in
+      for row in ["id,name", "1,Harbour"] { try await writer.write(Data("\(row)\n".utf8)) }
+      writer.setTrailers(["X-Row-Count": "2"])
+    }
+    #sourceLocation()
+  }
+
+  static func StreamedBody_11() throws {
+    #sourceLocation(file: "Sources/Convoy/Transport/Upload/StreamedBody.swift", line: 11)
+    let export = StreamedBody.restartable {
+      AsyncStream<Data> { continuation in
+        continuation.yield(Data("id,name\n".utf8))
+        continuation.yield(Data("1,Harbour\n".utf8))
+        continuation.finish()
+      }
+    }
+    #sourceLocation()
+  }
+
   static func MockAnswer_Ranges_14() async throws {
     #sourceLocation(file: "Sources/ConvoyTesting/MockServer/MockAnswer+Ranges.swift", line: 14)
     let server = try await MockServer.started()
@@ -905,13 +926,13 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func StubTransport_15() throws {
-    #sourceLocation(file: "Sources/ConvoyTesting/StubTransport.swift", line: 15)
+  static func StubTransport_18() throws {
+    #sourceLocation(file: "Sources/ConvoyTesting/StubTransport.swift", line: 18)
     let transport = StubTransport { request in
       .json(["id": 1], status: 200)
     }
     #sourceLocation()
-    #sourceLocation(file: "Sources/ConvoyTesting/StubTransport.swift", line: 18)
+    #sourceLocation(file: "Sources/ConvoyTesting/StubTransport.swift", line: 21)
     let connection = ServerConnection(configuration: .local(port: 8080), transport: transport)
     #sourceLocation()
   }

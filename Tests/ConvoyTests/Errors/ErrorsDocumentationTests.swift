@@ -41,6 +41,7 @@ import Testing
     case .sessionExpired: "sessionExpired(context)"
     case .refreshLimitExceeded: "refreshLimitExceeded(context)"
     case .insecureDestination: "insecureDestination(context)"
+    case .bodyNotResendable: "bodyNotResendable(reason, context)"
     case .cancelled: "cancelled"
     }
   }
@@ -54,7 +55,8 @@ import Testing
       DecodingFailure(reason: .other, responseType: "T", codingPath: "", debugDescription: "d"),
       context),
     .timedOut(context), .notAuthenticated(context), .sessionExpired(context),
-    .refreshLimitExceeded(context), .insecureDestination(context), .cancelled,
+    .refreshLimitExceeded(context), .insecureDestination(context),
+    .bodyNotResendable("r", context), .cancelled,
   ]
 
   @Test func thePageIsFound() {

@@ -35,6 +35,8 @@
     package static let noProgress: Int32 = 43
     package static let xferInfoData: Int32 = 10_057
     package static let xferInfoFunction: Int32 = 20_219
+    package static let trailerFunction: Int32 = 20_283
+    package static let trailerData: Int32 = 10_284
 
     /// The size `CURLOPT_ERRORBUFFER` must have (`CURL_ERROR_SIZE`).
     package static let errorBufferSize = 256
@@ -44,6 +46,11 @@
     package static let writePause = 0x1000_0001
     /// `CURLPAUSE_CONT`: unpause both directions.
     package static let pauseContinue: Int32 = 0
+    /// `CURLPAUSE_RECV` and `CURLPAUSE_SEND`: the bits of `curl_easy_pause`'s mask.
+    package static let pauseReceive: Int32 = 1
+    package static let pauseSend: Int32 = 4
+    /// A read callback's return value that pauses sending until `curl_easy_pause` lifts it.
+    package static let readPause = 0x1000_0001
 
     /// `CURL_HTTP_VERSION_2TLS`: HTTP/2 over TLS when the server offers it, HTTP/1.1 otherwise.
     package static let httpVersion2OverTLS = 4

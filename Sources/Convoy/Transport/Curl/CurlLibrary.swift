@@ -24,6 +24,9 @@
     /// `int (*)(void *, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)`.
     package typealias ProgressCallback =
       @convention(c) (UnsafeMutableRawPointer?, Int64, Int64, Int64, Int64) -> Int32
+    /// `int (*)(struct curl_slist **list, void *userdata)`: the request trailers callback.
+    package typealias TrailerCallback =
+      @convention(c) (UnsafeMutablePointer<SList?>?, UnsafeMutableRawPointer?) -> Int32
 
     /// libcurl 7.68.0 added `curl_multi_wakeup`, which the event loop needs.
     static let minimumVersion: UInt32 = 0x07_44_00
@@ -38,6 +41,7 @@
     package let easySetPointer: @convention(c) (Easy, Int32, UnsafeRawPointer?) -> Int32
     package let easySetCallback: @convention(c) (Easy, Int32, DataCallback) -> Int32
     package let easySetProgressCallback: @convention(c) (Easy, Int32, ProgressCallback) -> Int32
+    package let easySetTrailerCallback: @convention(c) (Easy, Int32, TrailerCallback) -> Int32
     package let easyPause: @convention(c) (Easy, Int32) -> Int32
     /// `curl_easy_getinfo`, variadic like `curl_easy_setopt`: its one argument is always a pointer
     /// to where the answer goes.
@@ -94,6 +98,7 @@
       easySetPointer = try Self.symbol("curl_easy_setopt", in: handle)
       easySetCallback = try Self.symbol("curl_easy_setopt", in: handle)
       easySetProgressCallback = try Self.symbol("curl_easy_setopt", in: handle)
+      easySetTrailerCallback = try Self.symbol("curl_easy_setopt", in: handle)
       easyPause = try Self.symbol("curl_easy_pause", in: handle)
       easyGetInfo = try Self.symbol("curl_easy_getinfo", in: handle)
       easyStrerror = try Self.symbol("curl_easy_strerror", in: handle)

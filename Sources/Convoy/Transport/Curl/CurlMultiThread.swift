@@ -15,6 +15,7 @@
     private var submitted: [CurlTransfer] = []
     private var cancelled: [CurlTransfer] = []
     private var resumed: [CurlTransfer] = []
+    private var resumedSending: [CurlTransfer] = []
     private var isStopping = false
     /// Whether the loop is in (or about to enter) `curl_multi_poll` with nothing posted, and no
     /// wake-up is on its way yet. Only then does posting need `curl_multi_wakeup`: a loop that is
@@ -75,6 +76,11 @@
       _ = post { resumed.append(transfer) }
     }
 
+    /// Asks the loop to let a transfer whose streamed body had nothing ready send again.
+    func resumeSending(_ transfer: CurlTransfer) {
+      _ = post { resumedSending.append(transfer) }
+    }
+
     /// Ends the loop; transfers still running complete as cancelled.
     func stop() {
       lock.withLock {
@@ -102,13 +108,14 @@
       var running: Int32 = 0
       var pending: Int32 = 0
       while true {
-        let (newTransfers, cancellations, resumptions, stopping) = lock.withLock {
+        let (newTransfers, cancellations, resumptions, sendings, stopping) = lock.withLock {
           defer {
             submitted.removeAll(keepingCapacity: true)
             cancelled.removeAll(keepingCapacity: true)
             resumed.removeAll(keepingCapacity: true)
+            resumedSending.removeAll(keepingCapacity: true)
           }
-          return (submitted, cancelled, resumed, isStopping)
+          return (submitted, cancelled, resumed, resumedSending, isStopping)
         }
         for transfer in newTransfers where !transfer.isCompleted {
           if library.multiAddHandle(multi, transfer.easy) == 0 {
@@ -127,11 +134,16 @@
         for transfer in resumptions where active[transfer.easy] === transfer {
           transfer.continueReceiving()
         }
+        for transfer in sendings where active[transfer.easy] === transfer {
+          transfer.continueSending()
+        }
         if stopping { break }
         performWhileDelivering(&running)
         // Completions often post the next transfer from this very thread: take it at once.
         let mayWait = lock.withLock { () -> Bool in
-          guard submitted.isEmpty, cancelled.isEmpty, resumed.isEmpty, !isStopping else {
+          guard submitted.isEmpty, cancelled.isEmpty, resumed.isEmpty, resumedSending.isEmpty,
+            !isStopping
+          else {
             return false
           }
           isWaitingForWork = true

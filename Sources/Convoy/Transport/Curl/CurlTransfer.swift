@@ -49,11 +49,19 @@
     /// The limit the answer passed; the transfer was stopped there.
     private var exceededLimit: TransportFailure?
     private var bytesSent = 0
+    /// Whether the request has a body whose sending is reported to a streaming receiver.
+    private var reportsUpload = false
     private var bytesReceived = 0
     /// How many times libcurl handed this transfer bytes of its answer, head or body: the loop
     /// compares totals around `curl_multi_perform` to learn whether it delivered anything.
     private(set) var deliveries = 0
     private var fileReadFailed = false
+    /// A streamed body's feed; the read callback takes from it.
+    private var pump: CurlBodyPump?
+    /// The read callback paused sending until the pump has more (loop thread).
+    private var isSendPaused = false
+    /// Why the request trailers could not be sent, once they could not.
+    private var trailerProblem: String?
     private var isHeadDelivered = false
     /// The receiver asked for a pause; the next bytes libcurl offers are refused (and kept by
     /// libcurl) until the receiver resumes.
@@ -157,7 +165,21 @@
       guard isReceivePaused else { return }
       isReceivePaused = false
       // libcurl may deliver the bytes it kept from inside this call, on this (the loop) thread.
-      _ = library.easyPause(easy, CurlConstant.pauseContinue)
+      _ = library.easyPause(easy, pauseMask)
+    }
+
+    /// Called by the event loop once a streamed body has more for a transfer that paused
+    /// sending.
+    func continueSending() {
+      guard isSendPaused else { return }
+      isSendPaused = false
+      _ = library.easyPause(easy, pauseMask)
+    }
+
+    /// The directions that stay paused: `curl_easy_pause` sets both at once.
+    private var pauseMask: Int32 {
+      (isReceivePaused ? CurlConstant.pauseReceive : 0)
+        | (isSendPaused ? CurlConstant.pauseSend : 0)
     }
 
     private func takeConsumer() -> Consumer? {
@@ -182,6 +204,10 @@
       if fileReadFailed {
         return .failure(
           TransportFailure(kind: .fileUnreadable, detail: "the body file could not be read"))
+      }
+      if code != 0, let failure = pump?.failure { return .failure(failure) }
+      if code != 0, let trailerProblem {
+        return .failure(TransportFailure(kind: .requestBodyFailed, detail: trailerProblem))
       }
       if let exceededLimit { return .failure(exceededLimit) }
       if let malformedHead {
@@ -221,13 +247,20 @@
       // Every path here runs after the loop removed the handle from the multi handle, or before
       // it was ever added.
       // A handle kept as it is still points at the list; the next transfer sets its own first.
-      handles.recycle(handle, resetting: setsOptionsOfItsOwn || !ranToItsEnd)
+      if pump != nil {
+        // libcurl 7.88 crashed in the next upload on a handle reset after one with a trailer
+        // callback (a double free inside `curl_multi_perform`): such a handle is not kept.
+        handles.discard(handle)
+      } else {
+        handles.recycle(handle, resetting: setsOptionsOfItsOwn || !ranToItsEnd)
+      }
       headerList = nil
       bodyBytes?.deallocate()
       bodyBytes = nil
       body.discardPooled()
       if bodyFile >= 0 { close(bodyFile) }
       bodyFile = -1
+      pump?.stop()
     }
 
     // MARK: - Configuration
@@ -278,7 +311,9 @@
       // Left `true` when the body cannot be set up: the transfer never runs, and its handle is
       // reset.
       setsOptionsOfItsOwn = try configureBody(request, method: method)
-      configureHeaders(request.urlRequest, defaultUserAgent: defaultUserAgent)
+      configureHeaders(
+        request.urlRequest, defaultUserAgent: defaultUserAgent,
+        asksToContinue: pump.map { $0.length.map { $0 > Self.continueThreshold } ?? true } ?? false)
     }
 
     /// libcurl has no "idle" timeout as such. The connect timeout bounds the handshake; after it,
@@ -310,6 +345,8 @@
         setPointer(
           CurlConstant.readData, UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()))
         setCallback(CurlConstant.readFunction, curlReadBody)
+      } else if let body = request.bodyStream {
+        configureStream(try body.open())
       } else if let data = request.urlRequest.httpBody ?? (method == "POST" ? Data() : nil) {
         // At least one byte, so that an empty POST still hands libcurl a valid pointer.
         let buffer = UnsafeMutableRawBufferPointer.allocate(
@@ -330,9 +367,44 @@
       return true
     }
 
+    /// A streamed body: its length as `Content-Length` when known; otherwise libcurl sends it
+    /// chunked on HTTP/1.1 (asking `Expect: 100-continue` first) and to its end in `DATA` frames
+    /// on HTTP/2, with the trailers the source set after it.
+    private func configureStream(_ stream: RequestBodyStream) {
+      let pump = CurlBodyPump(stream: stream) { [weak self] in
+        guard let self else { return }
+        loop?.resumeSending(self)
+      }
+      self.pump = pump
+      reportsUpload = true
+      setLong(CurlConstant.post, 1)
+      if let length = stream.length { setLong(CurlConstant.postFieldSizeLarge, Int(length)) }
+      let this = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+      setPointer(CurlConstant.readData, this)
+      setCallback(CurlConstant.readFunction, curlReadBody)
+      setPointer(CurlConstant.trailerData, this)
+      _ = library.easySetTrailerCallback(easy, CurlConstant.trailerFunction, curlRequestTrailers)
+      pump.start()
+    }
+
+    /// The body size above which a streamed body asks the server first, as libcurl does for a
+    /// body it holds.
+    private static let continueThreshold: Int64 = 1 << 20
+
     /// The request's fields as a header list: the memo's, when a recent call sent the same.
-    private func configureHeaders(_ request: URLRequest, defaultUserAgent: String) {
-      let fields = request.allHTTPHeaderFields ?? [:]
+    ///
+    /// - Parameter asksToContinue: Whether to add `Expect: 100-continue` (unless the request has
+    ///   an `Expect` of its own): a streamed body of unknown or large size then waits for the
+    ///   server's `100 Continue`, or its refusal, before it is sent; libcurl sends it anyway
+    ///   after a second without an answer. libcurl 7.88 asks so by itself only for a body whose
+    ///   size it knows.
+    private func configureHeaders(
+      _ request: URLRequest, defaultUserAgent: String, asksToContinue: Bool
+    ) {
+      var fields = request.allHTTPHeaderFields ?? [:]
+      if asksToContinue, request.value(forHTTPHeaderField: "Expect") == nil {
+        fields["Expect"] = "100-continue"
+      }
       let list = headerLists.list(for: fields) {
         CurlHeaderList(fields: fields, defaultUserAgent: defaultUserAgent, library: library)
       }
@@ -416,9 +488,10 @@
     fileprivate func progress(received: Int64, sent: Int64, sendTotal: Int64) -> Bool {
       let now = DispatchTime.now().uptimeNanoseconds
       if received != lastProgress.received || sent != lastProgress.sent || headMovedSinceProgress
-        || isReceivePaused
+        || isReceivePaused || isSendPaused
       {
-        // A receiver's pause stops the bytes on purpose: that is not the server falling silent.
+        // A receiver's pause, or a body's source with nothing ready yet, stops the bytes on
+        // purpose: that is not the server falling silent.
         lastProgress = (received, sent)
         headMovedSinceProgress = false
         lastActivity = now
@@ -426,7 +499,9 @@
         isIdleTimedOut = true
         return false
       }
-      if receiver != nil, bytesSent > 0 { reportUpload(sent: sent, total: sendTotal) }
+      if receiver != nil, bytesSent > 0 || reportsUpload {
+        reportUpload(sent: sent, total: sendTotal)
+      }
       return true
     }
 
@@ -450,7 +525,38 @@
       receiver.transferDidReceiveHead(response)
     }
 
+    fileprivate func appendTrailers(to list: UnsafeMutablePointer<CurlLibrary.SList?>?) -> Bool {
+      guard let pump, let list else { return true }
+      for field in pump.trailers.fields {
+        guard HTTPFieldSyntax.isValidName(field.name), HTTPFieldSyntax.isValidValue(field.value)
+        else {
+          trailerProblem = "the trailer field \"\(field.name)\" cannot be sent"
+          return false
+        }
+        let line = "\(field.name): \(field.value)"
+        guard let appended = line.withCString({ library.slistAppend(list.pointee, $0) }) else {
+          return false
+        }
+        list.pointee = appended
+      }
+      return true
+    }
+
     fileprivate func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+      if let pump {
+        switch pump.read(into: buffer) {
+        case .bytes(let count):
+          bytesSent += count
+          return count
+        case .end:
+          return 0
+        case .pause:
+          isSendPaused = true
+          return CurlConstant.readPause
+        case .abort:
+          return CurlConstant.readAbort
+        }
+      }
       let count = read(bodyFile, buffer.baseAddress, buffer.count)
       guard count >= 0 else {
         fileReadFailed = true
@@ -478,6 +584,12 @@
       UnsafeRawBufferPointer(start: pointer, count: size * count))
     // Fewer bytes than offered stop the transfer (CURLE_WRITE_ERROR).
     return goesOn ? size * count : 0
+  }
+
+  /// Appends the streamed body's trailers to libcurl's list (which libcurl frees); a field no
+  /// server could take aborts the transfer.
+  private let curlRequestTrailers: CurlLibrary.TrailerCallback = { list, userdata in
+    transfer(userdata).appendTrailers(to: list) ? 0 : 1
   }
 
   private let curlReadBody: CurlLibrary.DataCallback = { pointer, size, count, userdata in

@@ -129,10 +129,5 @@
       }
       return transfer
     }
-
-    private struct NothingToCancel: StreamingTransferHandle {
-      func cancel() {}
-      func resumeReceiving() {}
-    }
   }
 #endif

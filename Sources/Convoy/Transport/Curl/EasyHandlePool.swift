@@ -82,6 +82,13 @@
       if !kept { cleanUp(handle) }
     }
 
+    /// Cleans `handle` up instead of keeping it: for a handle that `curl_easy_reset` does not
+    /// make safe to use again (one that streamed a body with a trailer callback). The
+    /// transport's connections stay: they belong to the multi handle.
+    func discard(_ handle: Handle) {
+      cleanUp(handle)
+    }
+
     /// How many handles wait in the pool, for tests.
     var idleCount: Int { idle.withLock { $0.count } }
 

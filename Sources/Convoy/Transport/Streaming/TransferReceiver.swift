@@ -43,6 +43,12 @@ public protocol StreamingTransferHandle: TransferHandle {
   func resumeReceiving()
 }
 
+/// The handle of a transfer that failed before it started: there is nothing to stop.
+struct NothingToCancel: StreamingTransferHandle {
+  func cancel() {}
+  func resumeReceiving() {}
+}
+
 /// How many bytes of a body went over the wire, and how many there are in all when known.
 public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
   /// Bytes transferred so far.

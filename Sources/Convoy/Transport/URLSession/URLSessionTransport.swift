@@ -106,6 +106,10 @@ public final class URLSessionTransport: HTTPTransport {
   public func startStreamingTransfer(
     _ request: TransportRequest, receiver: any TransferReceiver
   ) -> any StreamingTransferHandle {
+    if request.bodyStream != nil {
+      DispatchQueue.global().async { receiver.transferDidComplete(.failure(Self.noStreamedBodies)) }
+      return NothingToCancel()
+    }
     let urlRequest = Self.sessionRequest(for: request)
     let streaming = URLSessionStreamingTask(
       receiver: receiver, bytesSent: Self.bodySize(of: request))
@@ -135,6 +139,14 @@ public final class URLSessionTransport: HTTPTransport {
     streamingTasks.add(streaming, for: task.taskIdentifier)
     streaming.start(task)
   }
+
+  /// Why a streamed request body is refused. On Linux, FoundationNetworking reads a body stream
+  /// on its session's work queue and takes a stream with no bytes ready at that moment for the
+  /// end of the body, which would send a request cut short as if it were whole. On Apple
+  /// platforms, streamed bodies are not wired to this transport yet.
+  static let noStreamedBodies = TransportFailure(
+    kind: .notSupportedByTransport,
+    detail: "URLSessionTransport cannot stream a request body; use CurlTransport")
 
   /// Runs `work`, a call into the session, at once or, inside a delegate event, where it cannot
   /// wait on the session's work queue (``InlineDelegateQueue``).

@@ -24,20 +24,20 @@ private func showAlert(title: String?, text: String) {}
 
 private func errorsStatements() async throws {
   do {
-    #sourceLocation(file: "Docs/Errors.md", line: 36)
+    #sourceLocation(file: "Docs/Errors.md", line: 37)
     if let message = ErrorMessageProvider.standard.message(for: error) {
       showAlert(title: message.title, text: message.text)
     }  // nil means the user cancelled: show nothing
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Errors.md", line: 114)
+    #sourceLocation(file: "Docs/Errors.md", line: 121)
     var provider = ErrorMessageProvider.standard
     #sourceLocation()
-    #sourceLocation(file: "Docs/Errors.md", line: 115)
+    #sourceLocation(file: "Docs/Errors.md", line: 122)
     provider.wording[.offline] = ErrorMessage(title: "No signal", text: "Find Wi-Fi and try again.")
     #sourceLocation()
-    #sourceLocation(file: "Docs/Errors.md", line: 116)
+    #sourceLocation(file: "Docs/Errors.md", line: 123)
     provider.override = { error in            // consulted first; nil falls through
       (error as? CheckoutError).map { _ in ErrorMessage(text: "Your basket changed. Please review it.") }
     }

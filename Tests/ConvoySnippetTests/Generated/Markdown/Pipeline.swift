@@ -49,7 +49,7 @@ private let photoURL = URL(fileURLWithPath: "/tmp/photo.jpg")
 private let pdfData = Data()
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Pipeline.md", line: 125)
+#sourceLocation(file: "Docs/Pipeline.md", line: 127)
 /// Maintenance mode: the API answers 200 with {"maintenance": true}.
 private struct MaintenanceCheck: ResponseDecision {
   func decide<Request: RequestDescribing>(
@@ -63,7 +63,7 @@ private struct MaintenanceCheck: ResponseDecision {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Pipeline.md", line: 249)
+#sourceLocation(file: "Docs/Pipeline.md", line: 251)
 private struct Upload: RequestDescribing {
   typealias Response = EmptyResponse
   var method: HTTPMethod { .post }
@@ -89,64 +89,64 @@ private func pipelineStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Pipeline.md", line: 114)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 116)
     let decisions: [any ResponseDecision] = [
       RetryDecision(),
       StatusValidation(parser: ServerErrorMessageParser(messageKeys: ["errors.0.detail"])),
       ResponseDecoding(),
     ]
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 119)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 121)
     let connection = ServerConnection(configuration: .staging, decisions: decisions)
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Pipeline.md", line: 137)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 139)
     var decisions = ServerConnection.standardDecisions
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 138)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 140)
     decisions.insert(MaintenanceCheck(), at: 2)  // after StatusValidation, before decoding
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Pipeline.md", line: 164)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 166)
     let json: RequestBody = .json(newPlace)                          // application/json
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 165)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 167)
     let form: RequestBody = .form(["name": "Ann", "ids": [1, 2]])   // x-www-form-urlencoded
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 166)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 168)
     let multipart: RequestBody = .multipart(photoForm)              // multipart/form-data
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 167)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 169)
     let png: RequestBody = .data(pngData, contentType: "image/png")
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 168)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 170)
     let video: RequestBody = .file(videoURL, contentType: "video/mp4") // streamed from disk
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Pipeline.md", line: 199)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 201)
     var form = MultipartFormData()
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 200)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 202)
     form.append("Harbour", name: "title")
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 201)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 203)
     form.append(fileAt: photoURL, name: "photo")          // file name and image/jpeg from the URL
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 202)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 204)
     form.append(pdfData, name: "doc", fileName: "a.pdf")   // application/pdf from the name
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 203)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 205)
     var body: RequestBody? { .multipart(form) }
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Pipeline.md", line: 246)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 248)
     var configuration = ServerConfiguration.local(port: 8080)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Pipeline.md", line: 247)
+    #sourceLocation(file: "Docs/Pipeline.md", line: 249)
     configuration.retryPolicy = RetryPolicy(maximumRetries: 4, baseDelay: 0.2)
     #sourceLocation()
   }

@@ -53,7 +53,37 @@ private let pngData = Data()
 private let videoURL = URL(fileURLWithPath: "/tmp/video.mp4")
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Requests.md", line: 112)
+#sourceLocation(file: "Docs/Requests.md", line: 20)
+private struct Recording: AsyncSequence, Sendable {
+  typealias Element = Data
+  func makeAsyncIterator() -> AsyncStream<Data>.Iterator {
+    AsyncStream<Data> { $0.finish() }.makeAsyncIterator()
+  }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Requests.md", line: 26)
+private let camera = Recording()
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Requests.md", line: 27)
+private func exportRows() -> Recording { Recording() }
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Requests.md", line: 28)
+private func rows(from offset: Int64) -> Recording { Recording() }
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Requests.md", line: 29)
+private struct Upload: RequestDescribing {
+  typealias Response = DataResponse
+  var body: RequestBody?
+  var method: HTTPMethod { .post }
+  var path: String { "uploads" }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Requests.md", line: 175)
 private struct CSVResponse: ResponseDescribing {
   let rows: [[String]]
   init(data: Data, response: HTTPResponse) throws {
@@ -64,50 +94,74 @@ private struct CSVResponse: ResponseDescribing {
 
 private func requestsStatements() async throws {
   do {
-    #sourceLocation(file: "Docs/Requests.md", line: 57)
+    #sourceLocation(file: "Docs/Requests.md", line: 72)
     let json: RequestBody = .json(newPlace)                     // application/json
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 58)
+    #sourceLocation(file: "Docs/Requests.md", line: 73)
     let encoded: RequestBody = .json(newPlace, encoder: myEncoder)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 59)
+    #sourceLocation(file: "Docs/Requests.md", line: 74)
     let png: RequestBody = .data(pngData, contentType: "image/png")
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 60)
+    #sourceLocation(file: "Docs/Requests.md", line: 75)
     let text: RequestBody = .text("hello")                      // text/plain; charset=utf-8
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 61)
+    #sourceLocation(file: "Docs/Requests.md", line: 76)
     let video: RequestBody = .file(videoURL, contentType: "video/mp4") // streamed from disk
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Requests.md", line: 82)
+    #sourceLocation(file: "Docs/Requests.md", line: 93)
+    // The chunks of an AsyncSequence of Data or [UInt8], read once.
+    let live: RequestBody = .stream(camera, contentType: "video/mp4")
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Requests.md", line: 96)
+    // Made afresh for every send, so retries, 307/308 redirects and token renewal can resend it.
+    let export: RequestBody = .stream(.restartable { exportRows() }, contentType: "text/csv")
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Requests.md", line: 99)
+    // From any offset: a resumable upload goes on where the server stopped.
+    let resumable: RequestBody = .stream(.seekable(length: 4_096) { offset in rows(from: offset) })
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Requests.md", line: 102)
+    // Written by the app; `write` suspends while the transport is behind.
+    let report: RequestBody = .writer(contentType: "text/csv") { writer in
+      for line in ["id,name\n", "1,Harbour\n"] { try await writer.write(Data(line.utf8)) }
+      writer.setTrailers(["X-Row-Count": "1"])  // sent after the body
+    }
+    #sourceLocation()
+    #sourceLocation(file: "Docs/Requests.md", line: 107)
+    _ = try await connection.execute(Upload(body: report))
+    #sourceLocation()
+  }
+  do {
+    #sourceLocation(file: "Docs/Requests.md", line: 145)
     let answer = try await connection.execute(PlacesRequest())
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 83)
+    #sourceLocation(file: "Docs/Requests.md", line: 146)
     answer.response.statusCode                     // 200
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 84)
+    #sourceLocation(file: "Docs/Requests.md", line: 147)
     answer.response.url                            // after redirects, the URL that answered
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 85)
+    #sourceLocation(file: "Docs/Requests.md", line: 148)
     answer.response.headers["ETag"]                // any case: "etag" finds it too
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 86)
+    #sourceLocation(file: "Docs/Requests.md", line: 149)
     answer.response.headers.values(for: "Set-Cookie")  // repeated fields, each on its own
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Requests.md", line: 126)
+    #sourceLocation(file: "Docs/Requests.md", line: 189)
     let decoder = JSONDecoder()
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 127)
+    #sourceLocation(file: "Docs/Requests.md", line: 190)
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 128)
+    #sourceLocation(file: "Docs/Requests.md", line: 191)
     decoder.dateDecodingStrategy = .iso8601
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 129)
+    #sourceLocation(file: "Docs/Requests.md", line: 192)
     let connection = ServerConnection(configuration: .staging, decoder: decoder)
     #sourceLocation()
   }

@@ -1,0 +1,170 @@
+import Convoy
+import ConvoyTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Streamed request bodies on the transports, against a `MockServer`: what arrives on the wire.
+@Suite(.timeLimit(.minutes(2))) struct StreamedUploadTests {
+  struct Upload: RequestDescribing {
+    typealias Response = DataResponse
+    var body: RequestBody?
+    var method: HTTPMethod { .post }
+    var path: String { "uploads" }
+  }
+
+  /// `count` chunks of `size` bytes, each byte its chunk's number.
+  static func chunks(_ count: Int, of size: Int) -> AsyncStream<Data> {
+    AsyncStream { continuation in
+      for index in 0..<count {
+        continuation.yield(Data(repeating: UInt8(index % 256), count: size))
+      }
+      continuation.finish()
+    }
+  }
+
+  static func expectedBytes(_ count: Int, of size: Int) -> Data {
+    var data = Data()
+    for index in 0..<count { data.append(Data(repeating: UInt8(index % 256), count: size)) }
+    return data
+  }
+
+  func connection(to server: MockServer, transport: any HTTPTransport) -> ServerConnection {
+    var configuration = ServerConfiguration(environment: .local, baseURL: server.baseURL)
+    configuration.timeout = 30
+    configuration.retryPolicy = RetryPolicy(maximumRetries: 0)
+    return ServerConnection(configuration: configuration, transport: transport)
+  }
+
+  #if os(Linux)
+    @Test func aSequenceOfUnknownLengthIsSentChunked() async throws {
+      let server = try await MockServer.started()
+      server.enqueue(.status(204))
+      let body = RequestBody.stream(Self.chunks(40, of: 10_000), contentType: "video/mp4")
+      _ = try await connection(to: server, transport: try CurlTransport()).execute(
+        Upload(body: body))
+      let request = try await server.takeRequest()
+      #expect(request.headers["Transfer-Encoding"]?.lowercased() == "chunked")
+      #expect(request.headers["Content-Length"] == nil)
+      // The server may refuse before the body is sent: MockServer answers 100 Continue.
+      #expect(request.headers["Expect"] == "100-continue")
+      #expect(request.headers["Content-Type"] == "video/mp4")
+      #expect(request.isComplete)
+      #expect(request.body == Self.expectedBytes(40, of: 10_000))
+      await server.shutdown()
+    }
+
+    @Test func aKnownLengthIsSentAsContentLength() async throws {
+      let server = try await MockServer.started()
+      server.enqueue(.status(204))
+      let body = RequestBody.stream(Self.chunks(3, of: 1_000), length: 3_000)
+      _ = try await connection(to: server, transport: try CurlTransport()).execute(
+        Upload(body: body))
+      let request = try await server.takeRequest()
+      #expect(request.headers["Content-Length"] == "3000")
+      #expect(request.headers["Transfer-Encoding"] == nil)
+      #expect(request.body == Self.expectedBytes(3, of: 1_000))
+      await server.shutdown()
+    }
+
+    /// The writer is slower than the network, so libcurl finds nothing ready again and again:
+    /// the transfer pauses its sending side and goes on when the next chunk is in.
+    @Test func aSlowWriterPausesTheTransferAndItsTrailersFollowTheBody() async throws {
+      let server = try await MockServer.started()
+      server.enqueue(.status(204))
+      let body = RequestBody.writer(contentType: "text/csv") { writer in
+        for row in 0..<20 {
+          try await writer.write(Data("\(row),row \(row)\n".utf8))
+          try await Task.sleep(for: .milliseconds(5))
+        }
+        writer.setTrailers(["X-Row-Count": "20"])
+      }
+      _ = try await connection(to: server, transport: try CurlTransport()).execute(
+        Upload(body: body))
+      let request = try await server.takeRequest()
+      let expected = (0..<20).map { "\($0),row \($0)\n" }.joined()
+      #expect(String(decoding: request.body, as: UTF8.self) == expected)
+      #expect(request.trailers["X-Row-Count"] == "20")
+      await server.shutdown()
+    }
+
+    @Test func aSourceThatFailsEndsTheCallAndTheServerNeverGetsAWholeRequest() async throws {
+      struct CameraStopped: Error {}
+      let server = try await MockServer.started()
+      server.enqueue(.status(204))
+      let body = RequestBody.writer { writer in
+        try await writer.write(Data(repeating: 1, count: 50_000))
+        throw CameraStopped()
+      }
+      let error = await #expect(throws: ServerConnectionError.self) {
+        try await connection(to: server, transport: try CurlTransport()).execute(
+          Upload(body: body))
+      }
+      guard case .transportFailed(let failure, _) = error else {
+        Issue.record("expected a transport failure, got \(String(describing: error))")
+        return
+      }
+      #expect(failure.kind == .requestBodyFailed)
+      #expect(failure.detail.contains("CameraStopped"))
+      #expect(ErrorMessageProvider.category(of: error!) == .uploadSourceFailed)
+      let request = try await server.takeRequest()
+      #expect(!request.isComplete)
+      await server.shutdown()
+    }
+
+    @Test func aBodyShorterThanItsLengthIsNeverTakenAsWhole() async throws {
+      let server = try await MockServer.started()
+      server.enqueue(.status(204))
+      let body = RequestBody.stream(Self.chunks(2, of: 1_000), length: 5_000)
+      let error = await #expect(throws: ServerConnectionError.self) {
+        try await connection(to: server, transport: try CurlTransport()).execute(
+          Upload(body: body))
+      }
+      guard case .transportFailed(let failure, _) = error else {
+        Issue.record("expected a transport failure, got \(String(describing: error))")
+        return
+      }
+      #expect(failure.kind == .requestBodyFailed)
+      #expect(failure.detail.contains("announced 5000 bytes and produced 2000"))
+      let request = try await server.takeRequest()
+      #expect(!request.isComplete)
+      await server.shutdown()
+    }
+
+    @Test func aRestartableBodyIsSentWholeAgainAfterA307() async throws {
+      let server = try await MockServer.started()
+      server.enqueue(.status(307, headers: ["Location": "/uploads/again"]))
+      server.enqueue(.status(204))
+      let body = RequestBody.stream(.restartable { Self.chunks(5, of: 2_000) })
+      _ = try await connection(to: server, transport: try CurlTransport()).execute(
+        Upload(body: body))
+      let first = try await server.takeRequest()
+      let second = try await server.takeRequest()
+      #expect(second.path == "/uploads/again")
+      #expect(first.body == Self.expectedBytes(5, of: 2_000))
+      #expect(second.body == first.body)
+      await server.shutdown()
+    }
+  #endif
+
+  @Test func urlSessionRefusesAStreamedBodyByName() async throws {
+    let server = try await MockServer.started()
+    server.enqueue(.status(204))
+    let body = RequestBody.stream(Self.chunks(1, of: 10))
+    let error = await #expect(throws: ServerConnectionError.self) {
+      try await connection(to: server, transport: URLSessionTransport()).execute(
+        Upload(body: body))
+    }
+    guard case .transportFailed(let failure, _) = error else {
+      Issue.record("expected a transport failure, got \(String(describing: error))")
+      return
+    }
+    #expect(failure.kind == .notSupportedByTransport)
+    #expect(failure.detail.contains("CurlTransport"))
+    #expect(server.requests.isEmpty)
+    await server.shutdown()
+  }
+}
