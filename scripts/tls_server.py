@@ -19,6 +19,10 @@ Prints one line once every server accepts connections:
 
 Besides httpbin, GET /connection answers {"http_version": "2", "client_port": 51234}: the
 protocol of the request and the client's port, which names the TCP connection it came on.
+POST /duplex-echo answers at once and sends back each piece of the request body as it arrives,
+ending its answer when the request ends: a client can read the answer while it still writes.
+POST /upload-digest reads the whole request body, however it is framed (httpbin, behind WSGI,
+cannot read a chunked one), and answers {"bytes": 1234, "sha256": "<hex>"}.
 Exits when its parent process goes away.
 """
 import asyncio
@@ -65,12 +69,61 @@ async def app(scope, receive, send) -> None:
         )
         await send({"type": "http.response.body", "body": body.encode()})
         return
+    if scope["type"] == "http" and scope["path"] == "/upload-digest":
+        await upload_digest(receive, send)
+        return
+    if scope["type"] == "http" and scope["path"] == "/duplex-echo":
+        await duplex_echo(receive, send)
+        return
     loop = asyncio.get_running_loop()
 
     def call_soon(func, *args):
         return asyncio.run_coroutine_threadsafe(func(*args), loop).result()
 
     await wsgi(scope, receive, send, partial(loop.run_in_executor, None), call_soon)
+
+
+async def upload_digest(receive, send) -> None:
+    """Answers with the size and SHA-256 of the whole request body."""
+    digest = hashlib.sha256()
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        digest.update(message.get("body", b""))
+        size += len(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    body = json.dumps({"bytes": size, "sha256": digest.hexdigest()}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(b"content-type", b"application/json")],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+async def duplex_echo(receive, send) -> None:
+    """Starts the answer before reading the request, then echoes every body piece at once."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(b"content-type", b"application/octet-stream")],
+        }
+    )
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        if message.get("body"):
+            await send({"type": "http.response.body", "body": message["body"], "more_body": True})
+        if not message.get("more_body", False):
+            break
+    await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 class LoopbackConfig(Config):

@@ -509,7 +509,7 @@
       guard sent != lastReportedUpload, let receiver, !isCompleted else { return }
       lastReportedUpload = sent
       receiver.transferDidSendBody(
-        TransferProgress(completedBytes: sent, totalBytes: total > 0 ? total : nil))
+        TransferProgress(completedBytes: sent, totalBytes: total > 0 ? total : pump?.length))
     }
 
     private func currentHead() -> HTTPResponse {

@@ -134,6 +134,42 @@ import Testing
       await server.shutdown()
     }
 
+    /// Cancelled once part of the body went out: the call ends as cancelled, the writer is told
+    /// to stop, and the server is left with a request it knows was cut short.
+    @Test func cancellingAHalfSentUploadStopsTheWriterAndTheServerSeesItCutShort() async throws {
+      let server = try await MockServer.started()
+      server.enqueue(.status(204))
+      let (started, didStart) = AsyncStream<Void>.makeStream()
+      let (stopped, didStop) = AsyncStream<Void>.makeStream()
+      let body = RequestBody.writer { writer in
+        try await writer.write(Data(repeating: 1, count: 100_000))
+        do {
+          // Never ends by itself: only the cancellation ends it.
+          while true { try await writer.write(Data(repeating: 2, count: 100_000)) }
+        } catch {
+          didStop.yield()
+          throw error
+        }
+      }
+      let connection = connection(to: server, transport: try CurlTransport())
+      let call = Task {
+        try await connection.execute(Upload(body: body)) { progress in
+          if progress.completedBytes > 0 { didStart.yield() }
+        }
+      }
+      var iterator = started.makeAsyncIterator()
+      _ = await iterator.next()
+      call.cancel()
+      let error = await #expect(throws: (any Error).self) { try await call.value }
+      #expect(error?.isCancellation == true)
+      let request = try await server.takeRequest()
+      #expect(!request.isComplete)
+      // The writer's next write threw: waiting for it to say so ends only if it did.
+      var stops = stopped.makeAsyncIterator()
+      _ = await stops.next()
+      await server.shutdown()
+    }
+
     @Test func aRestartableBodyIsSentWholeAgainAfterA307() async throws {
       let server = try await MockServer.started()
       server.enqueue(.status(307, headers: ["Location": "/uploads/again"]))

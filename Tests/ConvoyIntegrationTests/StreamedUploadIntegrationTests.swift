@@ -1,0 +1,112 @@
+#if os(Linux)
+  import Convoy
+  import Foundation
+  import Testing
+
+  /// Streamed request bodies against hypercorn over TLS (``TLSServer``), on HTTP/2 and on
+  /// HTTP/1.1: chunked uploads arrive whole at httpbin, and an answer can be read while its
+  /// request is still being written (full duplex).
+  ///
+  /// Only ``CurlTransport`` streams request bodies; `URLSessionTransport` refuses them
+  /// (`StreamedUploadTests`).
+  @Suite("Streamed uploads", .timeLimit(.minutes(2)), .needs(.hypercorn))
+  struct StreamedUploadIntegrationTests {
+    enum Wire: String, CaseIterable, Sendable {
+      case http2
+      case http1
+
+      var port: Int {
+        self == .http2 ? TLSServer.shared.port : TLSServer.shared.http1Port
+      }
+
+      var version: String { self == .http2 ? "HTTP/2" : "HTTP/1.1" }
+    }
+
+    struct Upload: RequestDescribing {
+      typealias Response = DataResponse
+      var path: String
+      var body: RequestBody?
+      var method: HTTPMethod { .post }
+    }
+
+    private func connection(_ wire: Wire) throws -> ServerConnection {
+      let transport = try CurlTransport(
+        tls: TLSConfiguration(trustedCertificates: [.file(TLSServer.shared.caFile)]))
+      var configuration = ServerConfiguration(
+        environment: .local, baseURL: TLSServer.shared.secureURL("/", port: wire.port))
+      configuration.timeout = 20
+      configuration.retryPolicy = RetryPolicy(maximumRetries: 0)
+      return ServerConnection(configuration: configuration, transport: transport)
+    }
+
+    struct Digest: Decodable, Equatable {
+      var bytes: Int
+      var sha256: String
+    }
+
+    /// 8 MiB in 64 KiB chunks, none of whose length is announced, and the same with a length.
+    @Test(arguments: Wire.allCases, [nil, Int64(8 << 20)])
+    func aLargeBodyArrivesWhole(_ wire: Wire, length: Int64?) async throws {
+      let chunk = Data((0..<(64 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+      let chunks = AsyncStream<Data> { continuation in
+        for _ in 0..<128 { continuation.yield(chunk) }
+        continuation.finish()
+      }
+      var whole = Data()
+      for _ in 0..<128 { whole.append(chunk) }
+      let answer = try await connection(wire).execute(
+        Upload(path: "upload-digest", body: .stream(chunks, length: length)))
+      #expect(answer.response.httpVersion == wire.version)
+      let digest = try JSONDecoder().decode(Digest.self, from: answer.data)
+      let hex = SHA256.hash(whole).map { String(format: "%02x", $0) }.joined()
+      #expect(digest == Digest(bytes: whole.count, sha256: hex))
+    }
+
+    /// Progress counts what went out; the total is known only when the body announced it.
+    @Test(arguments: [nil, Int64(4 << 20)])
+    func aStreamedBodyReportsItsProgress(length: Int64?) async throws {
+      let chunks = AsyncStream<Data> { continuation in
+        for _ in 0..<64 { continuation.yield(Data(repeating: 7, count: 64 << 10)) }
+        continuation.finish()
+      }
+      let updates = Updates()
+      _ = try await connection(.http2).execute(
+        Upload(path: "upload-digest", body: .stream(chunks, length: length))
+      ) { updates.add($0) }
+      let seen = updates.all
+      #expect(seen.last?.completedBytes == 4 << 20)
+      #expect(seen.allSatisfy { $0.totalBytes == length })
+      #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.completedBytes <= $1.completedBytes })
+    }
+
+    /// The writer sends a piece only after the server's echo of the one before has been read:
+    /// without full duplex this could never end (the connection's idle timeout would end it).
+    @Test(arguments: Wire.allCases)
+    func theAnswerIsReadWhileTheBodyIsStillBeingWritten(_ wire: Wire) async throws {
+      let rounds = 10
+      let (echoed, echo) = AsyncStream<Int>.makeStream()
+      let body = RequestBody.writer { writer in
+        var iterator = echoed.makeAsyncIterator()
+        for round in 0..<rounds {
+          try await writer.write(Data("ping-\(round);".utf8))
+          guard await iterator.next() == round else { return }
+        }
+      }
+      let stream = try await connection(wire).stream(
+        Upload(path: "duplex-echo", body: body))
+      #expect(stream.head.httpVersion == wire.version)
+      var received = ""
+      var answered = 0
+      for try await piece in stream.body {
+        received += String(decoding: piece, as: UTF8.self)
+        while answered < rounds, received.contains("ping-\(answered);") {
+          echo.yield(answered)
+          answered += 1
+        }
+      }
+      echo.finish()
+      #expect(answered == rounds)
+      #expect(received == (0..<rounds).map { "ping-\($0);" }.joined())
+    }
+  }
+#endif
