@@ -21,6 +21,8 @@ Besides httpbin, GET /connection answers {"http_version": "2", "client_port": 51
 protocol of the request and the client's port, which names the TCP connection it came on.
 POST /duplex-echo answers at once and sends back each piece of the request body as it arrives,
 ending its answer when the request ends: a client can read the answer while it still writes.
+GET /trailers answers "the body" followed by the trailer field `x-checksum: sha256=abc` (hypercorn
+sends trailers only over HTTP/2, and only to a request that says `TE: trailers`).
 POST /upload-digest reads the whole request body, however it is framed (httpbin, behind WSGI,
 cannot read a chunked one), and answers {"bytes": 1234, "sha256": "<hex>"}.
 Exits when its parent process goes away.
@@ -69,6 +71,9 @@ async def app(scope, receive, send) -> None:
         )
         await send({"type": "http.response.body", "body": body.encode()})
         return
+    if scope["type"] == "http" and scope["path"] == "/trailers":
+        await with_trailers(send)
+        return
     if scope["type"] == "http" and scope["path"] == "/upload-digest":
         await upload_digest(receive, send)
         return
@@ -81,6 +86,26 @@ async def app(scope, receive, send) -> None:
         return asyncio.run_coroutine_threadsafe(func(*args), loop).result()
 
     await wsgi(scope, receive, send, partial(loop.run_in_executor, None), call_soon)
+
+
+async def with_trailers(send) -> None:
+    """A short body, then a trailer field."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(b"content-type", b"text/plain")],
+            "trailers": True,
+        }
+    )
+    await send({"type": "http.response.body", "body": b"the body", "more_body": False})
+    await send(
+        {
+            "type": "http.response.trailers",
+            "headers": [(b"x-checksum", b"sha256=abc")],
+            "more_trailers": False,
+        }
+    )
 
 
 async def upload_digest(receive, send) -> None:

@@ -1,6 +1,7 @@
 #if os(Linux)
   import Convoy
   import Foundation
+  import FoundationNetworking
   import Testing
 
   /// Streamed request bodies against hypercorn over TLS (``TLSServer``), on HTTP/2 and on
@@ -77,6 +78,30 @@
       #expect(seen.last?.completedBytes == 4 << 20)
       #expect(seen.allSatisfy { $0.totalBytes == length })
       #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.completedBytes <= $1.completedBytes })
+    }
+
+    /// hypercorn sends trailers over HTTP/2 to a request that says `TE: trailers`; they arrive
+    /// at the end of a stream's body and on a buffered answer, never among the head's fields.
+    @Test func responseTrailersArriveAfterTheBody() async throws {
+      struct Trailers: RequestDescribing {
+        typealias Response = DataResponse
+        var method: HTTPMethod { .get }
+        var path: String { "trailers" }
+        var headers: HTTPHeaders { ["TE": "trailers"] }
+      }
+      let stream = try await connection(.http2).stream(Trailers())
+      var body = Data()
+      for try await piece in stream.body { body.append(piece) }
+      #expect(String(decoding: body, as: UTF8.self) == "the body")
+      #expect(stream.body.trailers["x-checksum"] == "sha256=abc")
+      #expect(stream.head.headers["x-checksum"] == nil)
+      let transport = try CurlTransport(
+        tls: TLSConfiguration(trustedCertificates: [.file(TLSServer.shared.caFile)]))
+      var request = URLRequest(url: TLSServer.shared.secureURL("/trailers"))
+      request.setValue("trailers", forHTTPHeaderField: "TE")
+      let answer = try await exchange(TransportRequest(urlRequest: request), over: transport).get()
+      #expect(answer.trailers["x-checksum"] == "sha256=abc")
+      #expect(answer.headers["x-checksum"] == nil)
     }
 
     /// The writer sends a piece only after the server's echo of the one before has been read:

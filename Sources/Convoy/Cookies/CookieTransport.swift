@@ -83,6 +83,10 @@ public struct CookieTransport: HTTPTransport {
       receiver.transferDidSendBody(progress)
     }
 
+    func transferDidReceiveTrailers(_ trailers: HTTPHeaders) {
+      receiver.transferDidReceiveTrailers(trailers)
+    }
+
     func transferDidComplete(_ result: Result<TransferMetrics, TransportFailure>) {
       receiver.transferDidComplete(result)
     }

@@ -22,6 +22,11 @@ public struct ResponseBody: AsyncSequence, Sendable {
     self.lease = StreamLease(buffer, closing: .dropped)
   }
 
+  /// The trailer fields that followed the body (a checksum, a gRPC status): complete once the
+  /// body has ended, empty before that and when there were none. Read on `CurlTransport`;
+  /// `URLSessionTransport` cannot read them (Transports.md).
+  public var trailers: HTTPHeaders { buffer.trailers }
+
   /// Creates the iterator.
   public func makeAsyncIterator() -> Iterator {
     Iterator(body: self, lease: StreamLease(buffer, closing: .readerLeft))

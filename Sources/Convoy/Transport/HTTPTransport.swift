@@ -87,6 +87,9 @@ public struct TransportResponse: Sendable {
   public var data: Data
   /// Timing and size of the exchange.
   public var metrics: TransferMetrics
+  /// The trailer fields that followed the body (a chunked HTTP/1.1 body, or HTTP/2); empty when
+  /// there were none or the transport cannot read them.
+  public var trailers = HTTPHeaders()
 
   /// The status code of ``head``.
   public var statusCode: Int { head.statusCode }

@@ -5,6 +5,9 @@
   /// libcurl passes every response head it reads: interim `1xx` answers (`100 Continue`) and the
   /// final one. A new status line therefore starts over, so only the last head is kept.
   ///
+  /// Lines after the final head are the trailer fields that follow a chunked (or HTTP/2) body:
+  /// they go to ``trailers``, never into the head.
+  ///
   /// A head that passes ``ResponseLimits/maximumHeaderFieldCount`` or
   /// ``ResponseLimits/maximumHeadSize`` sets ``exceededLimit`` and keeps nothing more: the
   /// transfer stops there. Every head counts on its own, interim ones included.
@@ -12,7 +15,11 @@
     private(set) var statusCode = 0
     private(set) var httpVersion = "HTTP/1.1"
     private(set) var headers = HTTPHeaders()
+    /// The trailer fields after the body, once the final head is complete.
+    private(set) var trailers = HTTPHeaders()
     private var fields: [HTTPHeaders.Field] = []
+    /// Whether the final (non-`1xx`) head is complete: what follows are trailers.
+    private var isFinalHeadComplete = false
     private let limits: ResponseLimits
     /// The bytes of the head being read, line ends included.
     private var headSize = 0
@@ -46,6 +53,10 @@
     @discardableResult
     mutating func add(line bytes: UnsafeBufferPointer<UInt8>) -> Bool {
       guard exceededLimit == nil else { return false }
+      if isFinalHeadComplete {
+        addTrailer(line: bytes)
+        return false
+      }
       if Self.isStatusLine(bytes) { headSize = 0 }
       headSize += bytes.count
       guard headSize <= limits.maximumHeadSize else {
@@ -59,7 +70,12 @@
       guard end > 0 else {
         // The blank line closing a head.
         headers = HTTPHeaders(fields)
-        return statusCode >= 200
+        isFinalHeadComplete = statusCode >= 200
+        if isFinalHeadComplete {
+          fields.removeAll()
+          headSize = 0
+        }
+        return isFinalHeadComplete
       }
       let line = UnsafeBufferPointer(rebasing: bytes[0..<end])
       if Self.isStatusLine(line) {
@@ -79,6 +95,29 @@
         fields.append(HTTPHeaders.Field(name: name, value: value))
       }
       return false
+    }
+
+    /// Takes a trailer line, bounded by the same limits as a head; the blank line ending the
+    /// trailers is not kept.
+    private mutating func addTrailer(line bytes: UnsafeBufferPointer<UInt8>) {
+      headSize += bytes.count
+      guard headSize <= limits.maximumHeadSize else {
+        exceededLimit = limits.failure("maximumHeadSize", limits.maximumHeadSize)
+        return
+      }
+      var end = bytes.count
+      while end > 0, bytes[end - 1] == UInt8(ascii: "\n") || bytes[end - 1] == UInt8(ascii: "\r") {
+        end -= 1
+      }
+      let line = UnsafeBufferPointer(rebasing: bytes[0..<end])
+      guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+      let name = Self.trimmedText(line[0..<colon])
+      guard !name.isEmpty else { return }
+      guard trailers.fields.count < limits.maximumHeaderFieldCount else {
+        exceededLimit = limits.failure("maximumHeaderFieldCount", limits.maximumHeaderFieldCount)
+        return
+      }
+      trailers.add(name: name, value: Self.trimmedText(line[(colon + 1)...]))
     }
 
     /// Reads `HTTP/1.1 200 OK` from the bytes, without a `String` for the line: the version up

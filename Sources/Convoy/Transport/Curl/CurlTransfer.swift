@@ -147,7 +147,12 @@
     func finish(code: Int32) {
       let result = makeResult(code: code)
       if case .success = result { ranToItsEnd = !isReceivePaused }
-      if receiver != nil, case .success(let response) = result { deliverHead(response.head) }
+      if let receiver, case .success(let response) = result {
+        deliverHead(response.head)
+        if !response.trailers.isEmpty, !isCompleted {
+          receiver.transferDidReceiveTrailers(response.trailers)
+        }
+      }
       tearDown()
       guard let consumer = takeConsumer() else { return }
       Self.complete(consumer, with: result)
@@ -237,7 +242,9 @@
         startDate: startDate, duration: Date().timeIntervalSince(startDate),
         bytesReceived: receiver == nil ? body.count : bytesReceived, bytesSent: bytesSent)
       CurlTransferInfo(library: library, easy: easy).fill(&metrics)
-      return .success(TransportResponse(head: response, data: body.take(), metrics: metrics))
+      var answer = TransportResponse(head: response, data: body.take(), metrics: metrics)
+      answer.trailers = head.trailers
+      return .success(answer)
     }
 
     /// Frees what libcurl no longer needs; runs on the loop thread after detaching, or in `deinit`.

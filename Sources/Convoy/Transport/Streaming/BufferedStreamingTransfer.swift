@@ -21,6 +21,7 @@ final class BufferedStreamingTransfer: StreamingTransferHandle, @unchecked Senda
   private let lock = Lock()
   private var inner: (any TransferHandle)?
   private var pending: (body: Data, offset: Int, metrics: TransferMetrics)?
+  private var trailers = HTTPHeaders()
   private var isDelivering = false
   private var isPaused = false
   /// A resume that came while a piece was being delivered, for the pump to honour.
@@ -48,6 +49,7 @@ final class BufferedStreamingTransfer: StreamingTransferHandle, @unchecked Senda
       let proceed = lock.withLock { () -> Bool in
         guard !isOver else { return false }
         pending = (response.data, 0, response.metrics)
+        trailers = response.trailers
         isDelivering = true
         return true
       }
@@ -105,6 +107,8 @@ final class BufferedStreamingTransfer: StreamingTransferHandle, @unchecked Senda
       }
       guard let next else { return }
       if let metrics = next.metrics {
+        let trailers = lock.withLock { self.trailers }
+        if !trailers.isEmpty { receiver.transferDidReceiveTrailers(trailers) }
         receiver.transferDidComplete(.success(metrics))
         return
       }

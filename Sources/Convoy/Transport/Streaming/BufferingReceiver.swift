@@ -17,6 +17,7 @@ final class BufferingReceiver: TransferReceiver, @unchecked Sendable {
   private let lock = Lock()
   private var head: HTTPResponse?
   private var body = Data()
+  private var trailers = HTTPHeaders()
   /// Whether the completion ran (it runs once: an over-limit body settles it before the
   /// transfer's own end arrives).
   private var isSettled = false
@@ -69,14 +70,18 @@ final class BufferingReceiver: TransferReceiver, @unchecked Sendable {
     return .pause
   }
 
+  func transferDidReceiveTrailers(_ trailers: HTTPHeaders) {
+    lock.withLock { self.trailers = trailers }
+  }
+
   func transferDidComplete(_ result: Result<TransferMetrics, TransportFailure>) {
-    let settled = lock.withLock { () -> (HTTPResponse?, Data)? in
+    let settled = lock.withLock { () -> (HTTPResponse?, Data, HTTPHeaders)? in
       guard !isSettled else { return nil }
       isSettled = true
       defer { self.body = Data() }
-      return (self.head, self.body)
+      return (self.head, self.body, self.trailers)
     }
-    guard let (head, body) = settled else { return }
+    guard let (head, body, trailers) = settled else { return }
     switch result {
     case .failure(let failure):
       completion(.failure(failure))
@@ -86,7 +91,9 @@ final class BufferingReceiver: TransferReceiver, @unchecked Sendable {
           .failure(TransportFailure(kind: .badServerResponse, detail: "the answer was not HTTP")))
         return
       }
-      completion(.success(TransportResponse(head: head, data: body, metrics: metrics)))
+      var response = TransportResponse(head: head, data: body, metrics: metrics)
+      response.trailers = trailers
+      completion(.success(response))
     }
   }
 }

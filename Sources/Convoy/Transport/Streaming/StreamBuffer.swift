@@ -32,6 +32,7 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
   private var closedBy: Closing?
   /// Bytes past the limit, on disk, while some of them are unread; guarded by `lock`.
   private var spill: StreamSpill?
+  private var receivedTrailers = HTTPHeaders()
 
   /// Beyond this many waiting bytes the stream fails with
   /// ``TransportFailure/Kind/readerTooSlow``: only a transport that cannot pause gets here, since
@@ -241,6 +242,13 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
     }
     waiter?.resume(returning: .success(head))
   }
+
+  func transferDidReceiveTrailers(_ trailers: HTTPHeaders) {
+    lock.withLock { receivedTrailers = trailers }
+  }
+
+  /// The trailer fields that followed the body, once the transport reported them.
+  var trailers: HTTPHeaders { lock.withLock { receivedTrailers } }
 
   func transferDidSendBody(_ progress: TransferProgress) {
     uploadProgress?(progress)

@@ -19,6 +19,10 @@ public protocol TransferReceiver: Sendable {
   /// The request body's progress: bytes sent so far and, when known, in all.
   func transferDidSendBody(_ progress: TransferProgress)
 
+  /// The trailer fields that followed the body, told once, after the last piece of the body and
+  /// before ``transferDidComplete(_:)``, only when there were some.
+  func transferDidReceiveTrailers(_ trailers: HTTPHeaders)
+
   /// The transfer is over: the body ended (with the metrics), or it failed or was cancelled.
   func transferDidComplete(_ result: Result<TransferMetrics, TransportFailure>)
 }
@@ -26,6 +30,9 @@ public protocol TransferReceiver: Sendable {
 extension TransferReceiver {
   /// Ignores upload progress.
   public func transferDidSendBody(_ progress: TransferProgress) {}
+
+  /// Ignores trailer fields.
+  public func transferDidReceiveTrailers(_ trailers: HTTPHeaders) {}
 }
 
 /// Whether a transport may go on delivering body bytes.

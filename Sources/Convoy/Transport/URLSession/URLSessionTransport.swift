@@ -168,6 +168,13 @@ public final class URLSessionTransport: HTTPTransport {
     if urlRequest.cachePolicy != .reloadIgnoringLocalCacheData {
       urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
     }
+    #if canImport(FoundationNetworking)
+      // An answer with trailer fields stops the process inside FoundationNetworking; a server
+      // that honours `TE` sends none to a request that does not ask for them.
+      if urlRequest.value(forHTTPHeaderField: "TE")?.lowercased().contains("trailers") == true {
+        urlRequest.setValue(nil, forHTTPHeaderField: "TE")
+      }
+    #endif
     return urlRequest
   }
 

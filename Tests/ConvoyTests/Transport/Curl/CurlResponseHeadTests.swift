@@ -26,6 +26,18 @@
       #expect(!parsed.headers.contains("X-Interim"))
     }
 
+    @Test func linesAfterTheFinalHeadAreTrailersNotHeaders() {
+      let parsed = head([
+        "HTTP/1.1 200 OK\r\n", "Transfer-Encoding: chunked\r\n", "\r\n",
+        "X-Checksum: sha256=abc\r\n", "Grpc-Status: 0\r\n", "\r\n",
+      ])
+      #expect(parsed.headers["Transfer-Encoding"] == "chunked")
+      #expect(!parsed.headers.contains("X-Checksum"))
+      #expect(parsed.trailers["x-checksum"] == "sha256=abc")
+      #expect(parsed.trailers["grpc-status"] == "0")
+      #expect(parsed.trailers.fields.count == 2)
+    }
+
     @Test func keepsRepeatedFieldsApartAndJoinsThemForHTTPURLResponse() {
       let parsed = head([
         "HTTP/2 200\r\n", "set-cookie: a=1\r\n", "Set-Cookie: b=2\r\n", "Vary:  Accept \r\n",

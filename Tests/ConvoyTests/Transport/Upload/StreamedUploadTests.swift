@@ -186,6 +186,25 @@ import Testing
     }
   #endif
 
+  #if canImport(FoundationNetworking)
+    /// FoundationNetworking stops the process at an answer with trailers: the request does not
+    /// ask for them.
+    @Test func urlSessionOnLinuxAsksForNoTrailers() async throws {
+      let server = try await MockServer.started()
+      server.enqueue(.status(204))
+      struct AskingForTrailers: RequestDescribing {
+        typealias Response = DataResponse
+        var method: HTTPMethod { .get }
+        var path: String { "trailers" }
+        var headers: HTTPHeaders { ["TE": "trailers"] }
+      }
+      _ = try await connection(to: server, transport: URLSessionTransport()).execute(
+        AskingForTrailers())
+      #expect(try await server.takeRequest().headers["TE"] == nil)
+      await server.shutdown()
+    }
+  #endif
+
   @Test func urlSessionRefusesAStreamedBodyByName() async throws {
     let server = try await MockServer.started()
     server.enqueue(.status(204))
