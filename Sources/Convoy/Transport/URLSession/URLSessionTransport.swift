@@ -96,15 +96,24 @@ public final class URLSessionTransport: HTTPTransport {
     // The body limit is checked as the body arrives: FoundationNetworking would otherwise hold
     // an endless body until memory runs out.
     let receiver = BufferingReceiver(limits: request.responseLimits, completion: completion)
-    let handle = startStreamingTransfer(request, receiver: receiver)
-    receiver.attach(handle)
-    return handle
+    return start(request, receiver: receiver) { receiver.attach($0) }
   }
 
   /// Streams the answer to `receiver` through the session's delegate. Pausing suspends the
   /// task; FoundationNetworking then stops reading from the connection until it is resumed.
   public func startStreamingTransfer(
     _ request: TransportRequest, receiver: any TransferReceiver
+  ) -> any StreamingTransferHandle {
+    start(request, receiver: receiver) { _ in }
+  }
+
+  /// Starts the task once `attach` has the handle: a body limit passed in the very first
+  /// delegate event then stops the transfer from inside that event, where it can be paused at
+  /// once, instead of later from the caller's thread, after the caller returned (under load,
+  /// tens of MiB later).
+  private func start(
+    _ request: TransportRequest, receiver: any TransferReceiver,
+    attach: (URLSessionStreamingTask) -> Void
   ) -> any StreamingTransferHandle {
     if request.bodyStream != nil {
       DispatchQueue.global().async { receiver.transferDidComplete(.failure(Self.noStreamedBodies)) }
@@ -113,6 +122,7 @@ public final class URLSessionTransport: HTTPTransport {
     let urlRequest = Self.sessionRequest(for: request)
     let streaming = URLSessionStreamingTask(
       receiver: receiver, bytesSent: Self.bodySize(of: request))
+    attach(streaming)
     #if canImport(FoundationNetworking)
       // Started from inside a delegate event (a cache asking again after a 304 it cannot use),
       // creating the task would wait on the session's work queue, which is running that event.
