@@ -32,6 +32,20 @@ import Testing
     return data
   }
 
+  /// Sends `body` to `server` over `transport`, expecting the call to fail without an answer.
+  func transportFailure(
+    sending body: RequestBody, to server: MockServer, over transport: any HTTPTransport
+  ) async -> TransportFailure? {
+    let error = await #expect(throws: ServerConnectionError.self) {
+      try await connection(to: server, transport: transport).execute(Upload(body: body))
+    }
+    guard case .transportFailed(let failure, _) = error else {
+      Issue.record("expected a transport failure, got \(String(describing: error))")
+      return nil
+    }
+    return failure
+  }
+
   func connection(to server: MockServer, transport: any HTTPTransport) -> ServerConnection {
     var configuration = ServerConfiguration(environment: .local, baseURL: server.baseURL)
     configuration.timeout = 30
@@ -99,17 +113,12 @@ import Testing
         try await writer.write(Data(repeating: 1, count: 50_000))
         throw CameraStopped()
       }
-      let error = await #expect(throws: ServerConnectionError.self) {
-        try await connection(to: server, transport: try CurlTransport()).execute(
-          Upload(body: body))
-      }
-      guard case .transportFailed(let failure, _) = error else {
-        Issue.record("expected a transport failure, got \(String(describing: error))")
-        return
-      }
+      let failure = try #require(
+        await transportFailure(sending: body, to: server, over: try CurlTransport()))
       #expect(failure.kind == .requestBodyFailed)
       #expect(failure.detail.contains("CameraStopped"))
-      #expect(ErrorMessageProvider.category(of: error!) == .uploadSourceFailed)
+      let error = ServerConnectionError.transportFailed(failure, ErrorContext())
+      #expect(ErrorMessageProvider.category(of: error) == .uploadSourceFailed)
       let request = try await server.takeRequest()
       #expect(!request.isComplete)
       await server.shutdown()
@@ -119,14 +128,8 @@ import Testing
       let server = try await MockServer.started()
       server.enqueue(.status(204))
       let body = RequestBody.stream(Self.chunks(2, of: 1_000), length: 5_000)
-      let error = await #expect(throws: ServerConnectionError.self) {
-        try await connection(to: server, transport: try CurlTransport()).execute(
-          Upload(body: body))
-      }
-      guard case .transportFailed(let failure, _) = error else {
-        Issue.record("expected a transport failure, got \(String(describing: error))")
-        return
-      }
+      let failure = try #require(
+        await transportFailure(sending: body, to: server, over: try CurlTransport()))
       #expect(failure.kind == .requestBodyFailed)
       #expect(failure.detail.contains("announced 5000 bytes and produced 2000"))
       let request = try await server.takeRequest()
@@ -209,14 +212,8 @@ import Testing
     let server = try await MockServer.started()
     server.enqueue(.status(204))
     let body = RequestBody.stream(Self.chunks(1, of: 10))
-    let error = await #expect(throws: ServerConnectionError.self) {
-      try await connection(to: server, transport: URLSessionTransport()).execute(
-        Upload(body: body))
-    }
-    guard case .transportFailed(let failure, _) = error else {
-      Issue.record("expected a transport failure, got \(String(describing: error))")
-      return
-    }
+    let failure = try #require(
+      await transportFailure(sending: body, to: server, over: URLSessionTransport()))
     #expect(failure.kind == .notSupportedByTransport)
     #expect(failure.detail.contains("CurlTransport"))
     #expect(server.requests.isEmpty)
