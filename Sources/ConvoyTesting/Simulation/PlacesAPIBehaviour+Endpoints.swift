@@ -57,6 +57,20 @@ extension PlacesAPIBehaviour {
     return .encoded(place)
   }
 
+  /// `POST v2/uploads`: checks the body against its `Content-Length` when it has one, and
+  /// answers `201` with what arrived, `{"bytes": 1234, "sha256": "<hex>"}`, so a client can check
+  /// that every byte it sent came through.
+  func receiveUpload(_ request: StubRequest) -> StubAnswer {
+    if let announced = request.header("Content-Length").flatMap(Int.init),
+      announced != request.body.count
+    {
+      return .json(
+        ["error": true, "reason": "The upload ended before its announced length."], status: 400)
+    }
+    let digest = SHA256.hash(request.body).map { String(format: "%02x", $0) }.joined()
+    return .json(["bytes": request.body.count, "sha256": digest] as [String: Any], status: 201)
+  }
+
   private func tokens(for subject: String) -> StubAnswer {
     let issued = now()
     let access = SimulatedToken(

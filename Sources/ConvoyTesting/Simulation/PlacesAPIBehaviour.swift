@@ -39,6 +39,9 @@ struct PlacesAPIBehaviour: Sendable {
     route(.get, "v2/places/{id}", in: routes) { behaviour, request in
       behaviour.authenticated(request) { behaviour.showPlace(request) }
     }
+    route(.post, "v2/uploads", in: routes) { behaviour, request in
+      behaviour.authenticated(request) { behaviour.receiveUpload(request) }
+    }
     registerStreams(in: routes)
   }
 

@@ -10,6 +10,7 @@ protocol Command: Sendable {
 enum Commands {
   static let all: [any Command.Type] = [
     LoginCommand.self, PlacesCommand.self, PlaceCommand.self, DownloadCommand.self,
+    UploadCommand.self,
     WatchCommand.self, WhoamiCommand.self,
     LogoutCommand.self, EnvironmentsCommand.self, HelpCommand.self,
   ]

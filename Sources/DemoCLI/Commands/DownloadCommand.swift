@@ -46,17 +46,17 @@ enum DownloadCommand: Command {
       photoBytesPerSecond: rate > 0 ? Int(rate * 1_000_000) : nil)
     let request = PhotoRequest(id: id)
     if let resumed = resumableBytes(for: destination, of: request) {
-      context.output.note("Resuming at \(format(resumed))")
+      context.output.note("Resuming at \(ProgressLine.format(resumed))")
     }
     let download = connection.startDownload(request, to: destination)
     let file = try await context.withProgress("Downloading photo \(id)") { line in
       try await context.interruption.cancelling(with: download.cancel) {
-        for await progress in download.progress { line.update(detail: bar(progress)) }
+        for await progress in download.progress { line.update(detail: ProgressLine.bar(progress)) }
         return try await download.file
       }
     }
     context.output.result(
-      human: "Saved the photo of place \(id) to \(output) (\(format(file.byteCount)))",
+      human: "Saved the photo of place \(id) to \(output) (\(ProgressLine.format(file.byteCount)))",
       json: [
         "placeId": id, "path": file.url.path, "bytes": file.byteCount,
         "resumedBytes": file.resumedByteCount,
@@ -84,18 +84,5 @@ enum DownloadCommand: Command {
         as? NSNumber, size.int64Value > 0
     else { return nil }
     return size.int64Value
-  }
-
-  /// `[########            ] 40% 16 MB of 40 MB`, or the bytes alone when the size is unknown.
-  private static func bar(_ progress: TransferProgress) -> String {
-    guard let fraction = progress.fractionCompleted else { return format(progress.completedBytes) }
-    let width = 20
-    let filled = Int(fraction * Double(width))
-    let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-    return "[\(bar)] \(Int(fraction * 100))% \(progress)"
-  }
-
-  private static func format(_ bytes: Int64) -> String {
-    ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)
   }
 }

@@ -60,3 +60,19 @@ struct PlaceUpdate: Codable, Sendable, Hashable {
   var visitors: Int
   var at: String?
 }
+
+/// `POST v2/uploads`: a file's bytes, streamed; the server answers with what arrived.
+struct UploadRequest: RequestDescribing {
+  typealias Response = JSONResponse<UploadReceipt>
+  var body: RequestBody?
+
+  var method: HTTPMethod { .post }
+  var path: String { "v2/uploads" }
+  var authenticationRequirement: AuthenticationRequirement { .accessToken }
+}
+
+/// What the server says it received.
+struct UploadReceipt: Decodable, Sendable {
+  var bytes: Int64
+  var sha256: String
+}

@@ -89,3 +89,18 @@ final class ProgressLine: Sendable {
     if let text { Terminal.writeError("\r\u{1B}[K" + text) }
   }
 }
+
+extension ProgressLine {
+  /// `[########            ] 40% 16 MB of 40 MB`, or the bytes alone when the size is unknown.
+  static func bar(_ progress: TransferProgress) -> String {
+    guard let fraction = progress.fractionCompleted else { return format(progress.completedBytes) }
+    let width = 20
+    let filled = Int(fraction * Double(width))
+    let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+    return "[\(bar)] \(Int(fraction * 100))% \(progress)"
+  }
+
+  static func format(_ bytes: Int64) -> String {
+    ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)
+  }
+}
