@@ -38,6 +38,12 @@ public struct MockAnswer: Sendable {
   /// Whether the server closes the connection after this answer (and says so with
   /// `Connection: close`); by default it is kept alive for the next request.
   public var closesConnection: Bool
+  /// Whether the answer goes out as soon as the request's head is read, before its body, as a
+  /// server that refuses a request by its head does (a `413` for a too-large
+  /// `Content-Length`, a `401`): a client that asked `Expect: 100-continue` gets this answer
+  /// instead of `100 Continue` and need not send the body. The body is not read; the
+  /// connection closes after the answer.
+  public var answersBeforeBody = false
 
   /// Creates an answer; every part but the status has a default.
   public init(

@@ -402,6 +402,16 @@ public final class MockServer: Sendable {
         default: break
         }
       }
+      if case .fixed(var refusal) = source, refusal.answersBeforeBody {
+        // As a server refusing by the head alone: no `100 Continue`, no body read, and the
+        // connection closes after the answer, since the body the client may still send is
+        // left unread on it.
+        let request = record(
+          head, body: MockRequestReader.Body(), connection: number, index: index)
+        refusal.closesConnection = true
+        ending = writer.write(refusal, for: request)
+        break serving
+      }
       if head.headers["Expect"]?.lowercased() == "100-continue", bodyLimit != 0 {
         _ = MockSocket.send(descriptor, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
       }

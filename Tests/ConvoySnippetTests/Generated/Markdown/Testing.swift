@@ -105,7 +105,7 @@ private final class SimulatedShop: HTTPTransport {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Testing.md", line: 489)
+#sourceLocation(file: "Docs/Testing.md", line: 491)
 private struct ServiceStatus: RequestDescribing {
   typealias Response = EmptyResponse
   var method: HTTPMethod { .get }
@@ -113,7 +113,7 @@ private struct ServiceStatus: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Testing.md", line: 495)
+#sourceLocation(file: "Docs/Testing.md", line: 497)
 private func aRetryAfterWaitsForTheTestClock() async throws {
   let clock = TestClock()
   let transport = StubTransport { _ in .status(503, headers: ["Retry-After": "20"]) }
@@ -314,7 +314,7 @@ private func testingStatements() async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Testing.md", line: 517)
+#sourceLocation(file: "Docs/Testing.md", line: 519)
 @Suite struct TestClockSample {
   @Test func theRetryAfterSampleWaitsForTheTestClock() async throws {
     try await aRetryAfterWaitsForTheTestClock()

@@ -173,6 +173,45 @@ import Testing
       await server.shutdown()
     }
 
+    /// The server refuses by the head, answering the `Expect: 100-continue` with a 413: of a
+    /// 64 MiB body only what was read ahead is ever produced, and none of it is sent.
+    @Test func aServerThatRefusesByTheHeadSavesTheUpload() async throws {
+      let server = try await MockServer.started()
+      var refusal = MockAnswer.status(413)
+      refusal.answersBeforeBody = true
+      server.enqueue(refusal)
+      let produced = Locked(0)
+      let body = RequestBody.writer { writer in
+        for _ in 0..<1_024 {
+          try await writer.write(Data(repeating: 3, count: 64 << 10))
+          produced.withLock { $0 += 64 << 10 }
+        }
+      }
+      let error = await #expect(throws: ServerConnectionError.self) {
+        try await connection(to: server, transport: try CurlTransport()).execute(
+          Upload(body: body))
+      }
+      #expect(error?.statusCode == 413)
+      #expect(produced.current < 4 << 20)
+      // It asked first; libcurl also stops a body it already sends when a refusal arrives.
+      #expect(try await server.takeRequest().headers["Expect"] == "100-continue")
+      await server.shutdown()
+    }
+
+    @Test func aChunkedAnswersTrailersComeAtTheEndOfTheStreamNotInItsHead() async throws {
+      let server = try await MockServer.started()
+      server.enqueue(
+        MockAnswer(body: .bytes(Data("the body".utf8)), trailers: ["X-Checksum": "abc"]))
+      let stream = try await connection(to: server, transport: try CurlTransport()).stream(
+        Upload(body: .text("ask")))
+      var body = Data()
+      for try await piece in stream.body { body.append(piece) }
+      #expect(body == Data("the body".utf8))
+      #expect(stream.body.trailers["X-Checksum"] == "abc")
+      #expect(stream.head.headers["X-Checksum"] == nil)
+      await server.shutdown()
+    }
+
     @Test func aRestartableBodyIsSentWholeAgainAfterA307() async throws {
       let server = try await MockServer.started()
       server.enqueue(.status(307, headers: ["Location": "/uploads/again"]))
