@@ -33,9 +33,19 @@ public final class NetworkRequestOperation<Request: RequestDescribing>:
   nonisolated(nonsending) override func perform(
     with pipeline: CallPipeline
   ) async -> Result<Request.Response, any Error> {
-    // Only a call that asked for upload progress travels the streaming side that reports it;
-    // every other call keeps the buffered exchange.
-    await pipeline.result(
-      of: request, uploadProgress: uploadProgress.flatMap { reportingToJob($0) })
+    // Only a call whose upload progress someone reads travels the streaming side that reports
+    // it: one that asked, or, in a job that counts bytes, one whose body is streamed (a file, a
+    // stream), as a download counts there. Every other call keeps the buffered exchange.
+    let progress =
+      uploadProgress != nil || Self.streamsItsBody(request)
+      ? reportingToJob(uploadProgress) : nil
+    return await pipeline.result(of: request, uploadProgress: progress)
+  }
+
+  private static func streamsItsBody(_ request: Request) -> Bool {
+    switch request.body?.content {
+    case .file?, .temporaryFile?, .stream?: true
+    case .data?, .encoded?, nil: false
+    }
   }
 }

@@ -58,7 +58,7 @@ private func upload(_ photo: URL, with connection: ServerConnection) async throw
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Downloads.md", line: 128)
+#sourceLocation(file: "Docs/Downloads.md", line: 130)
 private struct PhotoAlbumJob: Job {
   var ids: [Int]
   var folder: URL

@@ -212,6 +212,71 @@ import Testing
       await server.shutdown()
     }
 
+    /// An upload is an operation like any other: a step of a chain, counted in the job's
+    /// progress in bytes as a download is.
+    @Test func anUploadInAChainCountsItsBytesInTheJobsProgress() async throws {
+      struct Built: Job {
+        let make: @Sendable (ServerConnection) -> ResultOperation<Int>
+        func makeOperation(on connection: ServerConnection) -> ResultOperation<Int> {
+          make(connection)
+        }
+      }
+      let server = try await MockServer.started()
+      server.enqueue(.status(204))
+      server.enqueue(.text("done"))
+      let connection = connection(to: server, transport: try CurlTransport())
+      let updates = Locked<[JobProgress]>([])
+      let size = 40 * 10_000
+      let count = try await connection.run(
+        Built { connection in
+          connection.operation(
+            for: Upload(body: .stream(Self.chunks(40, of: 10_000), length: Int64(size)))
+          )
+          .then { _ in connection.operation(for: Upload(body: .text("next"))) }
+          .map { $0.data.count }
+        },
+        progress: { progress in updates.withLock { $0.append(progress) } })
+      #expect(count == 4)
+      #expect(updates.current.last?.transferredBytes == Int64(size))
+      #expect(updates.current.last?.expectedBytes == Int64(size))
+      #expect(try await server.takeRequest().body == Self.expectedBytes(40, of: 10_000))
+      await server.shutdown()
+    }
+
+    /// The job's token stops an upload half-sent, as it stops a download: the job completes
+    /// once, as cancelled, and the server is left with a request cut short.
+    @Test func theJobsTokenStopsAHalfSentUpload() async throws {
+      struct Endless: Job {
+        func makeOperation(on connection: ServerConnection) -> ResultOperation<DataResponse> {
+          connection.operation(
+            for: Upload(
+              body: .writer { writer in
+                while true { try await writer.write(Data(repeating: 5, count: 100_000)) }
+              }))
+        }
+      }
+      let server = try await MockServer.started()
+      server.enqueue(.status(204))
+      let connection = connection(to: server, transport: try CurlTransport())
+      let (moved, didMove) = AsyncStream<Void>.makeStream()
+      let (ended, didEnd) = AsyncStream<Result<DataResponse, any Error>>.makeStream()
+      let token = connection.run(
+        Endless(), progress: { if $0.transferredBytes > 0 { didMove.yield() } },
+        completion: { didEnd.yield($0) })
+      var movedIterator = moved.makeAsyncIterator()
+      _ = await movedIterator.next()
+      token.cancel()
+      var endings = ended.makeAsyncIterator()
+      let ending = await endings.next()
+      guard case .failure(let error)? = ending else {
+        Issue.record("expected the job to fail as cancelled, got \(String(describing: ending))")
+        return
+      }
+      #expect(error.isCancellation)
+      #expect(try await !server.takeRequest().isComplete)
+      await server.shutdown()
+    }
+
     @Test func aRestartableBodyIsSentWholeAgainAfterA307() async throws {
       let server = try await MockServer.started()
       server.enqueue(.status(307, headers: ["Location": "/uploads/again"]))
