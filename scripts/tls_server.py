@@ -23,6 +23,8 @@ POST /duplex-echo answers at once and sends back each piece of the request body 
 ending its answer when the request ends: a client can read the answer while it still writes.
 GET /trailers answers "the body" followed by the trailer field `x-checksum: sha256=abc` (hypercorn
 sends trailers only over HTTP/2, and only to a request that says `TE: trailers`).
+POST /speak speaks first: it sends "A", waits for the client to send "A" back, 100 (or ?rounds=N)
+times, then ends its answer while the request is still open, and reads the request to its end.
 POST /upload-digest reads the whole request body, however it is framed (httpbin, behind WSGI,
 cannot read a chunked one), and answers {"bytes": 1234, "sha256": "<hex>"}.
 Exits when its parent process goes away.
@@ -71,6 +73,12 @@ async def app(scope, receive, send) -> None:
         )
         await send({"type": "http.response.body", "body": body.encode()})
         return
+    if scope["type"] == "http" and scope["path"] == "/speak":
+        query = dict(
+            part.split("=", 1) for part in scope["query_string"].decode().split("&") if "=" in part
+        )
+        await speak(receive, send, int(query.get("rounds", "100")))
+        return
     if scope["type"] == "http" and scope["path"] == "/trailers":
         await with_trailers(send)
         return
@@ -86,6 +94,35 @@ async def app(scope, receive, send) -> None:
         return asyncio.run_coroutine_threadsafe(func(*args), loop).result()
 
     await wsgi(scope, receive, send, partial(loop.run_in_executor, None), call_soon)
+
+
+async def speak(receive, send, rounds: int) -> None:
+    """Sends "A" and waits for it to come back, `rounds` times; ends first, then drains."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(b"content-type", b"text/plain")],
+        }
+    )
+    more_body = True
+    for _ in range(rounds):
+        await send({"type": "http.response.body", "body": b"A", "more_body": True})
+        echoed = b""
+        while more_body and not echoed:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            echoed = message.get("body", b"")
+            more_body = message.get("more_body", False)
+        if echoed != b"A":
+            break
+    await send({"type": "http.response.body", "body": b"", "more_body": False})
+    while more_body:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        more_body = message.get("more_body", False)
 
 
 async def with_trailers(send) -> None:

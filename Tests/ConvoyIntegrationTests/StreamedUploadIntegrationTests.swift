@@ -30,12 +30,12 @@
       var method: HTTPMethod { .post }
     }
 
-    private func connection(_ wire: Wire) throws -> ServerConnection {
+    private func connection(_ wire: Wire, timeout: TimeInterval = 20) throws -> ServerConnection {
       let transport = try CurlTransport(
         tls: TLSConfiguration(trustedCertificates: [.file(TLSServer.shared.caFile)]))
       var configuration = ServerConfiguration(
         environment: .local, baseURL: TLSServer.shared.secureURL("/", port: wire.port))
-      configuration.timeout = 20
+      configuration.timeout = timeout
       configuration.retryPolicy = RetryPolicy(maximumRetries: 0)
       return ServerConnection(configuration: configuration, transport: transport)
     }
@@ -104,34 +104,69 @@
       #expect(answer.headers["x-checksum"] == nil)
     }
 
-    /// The writer sends a piece only after the server's echo of the one before has been read:
-    /// without full duplex this could never end (the connection's idle timeout would end it).
+    /// The writer sends one byte only after the server's echo of the one before has been read,
+    /// 1,000 times (the HTTP client conformance suite's "echo interleave"): without full duplex
+    /// this could never end (the connection's idle timeout would end it).
     @Test(arguments: Wire.allCases)
     func theAnswerIsReadWhileTheBodyIsStillBeingWritten(_ wire: Wire) async throws {
-      let rounds = 10
+      let rounds = 1_000
       let (echoed, echo) = AsyncStream<Int>.makeStream()
       let body = RequestBody.writer { writer in
         var iterator = echoed.makeAsyncIterator()
         for round in 0..<rounds {
-          try await writer.write(Data("ping-\(round);".utf8))
+          try await writer.write(Data("A".utf8))
           guard await iterator.next() == round else { return }
         }
       }
-      let stream = try await connection(wire).stream(
-        Upload(path: "duplex-echo", body: body))
+      let stream = try await connection(wire).stream(Upload(path: "duplex-echo", body: body))
       #expect(stream.head.httpVersion == wire.version)
-      var received = ""
-      var answered = 0
+      var received = 0
       for try await piece in stream.body {
-        received += String(decoding: piece, as: UTF8.self)
-        while answered < rounds, received.contains("ping-\(answered);") {
-          echo.yield(answered)
-          answered += 1
+        #expect(piece.allSatisfy { $0 == UInt8(ascii: "A") })
+        for _ in 0..<piece.count {
+          echo.yield(received)
+          received += 1
         }
       }
       echo.finish()
-      #expect(answered == rounds)
-      #expect(received == (0..<rounds).map { "ping-\($0);" }.joined())
+      #expect(received == rounds)
+    }
+
+    /// The server speaks first and the client answers each byte, then the server ends its
+    /// answer while the request is still open, and the client would end the request after it
+    /// (the conformance suite's "speak interleave"). Known not to work: libcurl 7.88 reports a
+    /// transfer's answer ended only once its request has ended too, so the writer, waiting for
+    /// more of the answer, waits until the idle timeout (or, over HTTP/2, until hypercorn drops
+    /// the idle connection). Transports.md says so; this fails loudly once it works.
+    @Test(arguments: Wire.allCases)
+    func theServerSpeaksFirstAndEndsBeforeTheRequestDoes(_ wire: Wire) async throws {
+      await withKnownIssue("libcurl ends the answer only with the request") {
+        let (heard, hear) = AsyncStream<Data>.makeStream()
+        let body = RequestBody.writer { writer in
+          for await piece in heard { try await writer.write(piece) }
+        }
+        let stream = try await connection(wire, timeout: 3).stream(
+          Upload(path: "speak", body: body))
+        var received = Data()
+        for try await piece in stream.body {
+          received.append(piece)
+          hear.yield(piece)
+        }
+        hear.finish()
+        #expect(received == Data(repeating: UInt8(ascii: "A"), count: 100))
+      }
+    }
+
+    /// A body that writes nothing, with a length of 0 and with none (a chunked body with only
+    /// its last chunk), arrives as empty rather than stalling.
+    @Test(arguments: Wire.allCases, [Int64(0), nil])
+    func anEmptyStreamedBodyArrivesEmpty(_ wire: Wire, length: Int64?) async throws {
+      let body = RequestBody.writer(length: length) { writer in
+        try await writer.write(Data())
+      }
+      let answer = try await connection(wire).execute(Upload(path: "upload-digest", body: body))
+      let digest = try JSONDecoder().decode(Digest.self, from: answer.data)
+      #expect(digest.bytes == 0)
     }
   }
 #endif

@@ -56,10 +56,6 @@
     /// The trailers to send, once the body ended.
     var trailers: HTTPHeaders { stream.trailers }
 
-    /// Whether the transfer waits for the body's source, not for the network: the idle timeout
-    /// does not count that wait as the server's silence.
-    var isWaitingForSource: Bool { state.withLock { $0.isConsumerWaiting } }
-
     /// Starts reading ahead.
     func start() {
       let task = Task { [self] in await pump() }

@@ -495,10 +495,11 @@
     fileprivate func progress(received: Int64, sent: Int64, sendTotal: Int64) -> Bool {
       let now = DispatchTime.now().uptimeNanoseconds
       if received != lastProgress.received || sent != lastProgress.sent || headMovedSinceProgress
-        || isReceivePaused || isSendPaused
+        || isReceivePaused
       {
-        // A receiver's pause, or a body's source with nothing ready yet, stops the bytes on
-        // purpose: that is not the server falling silent.
+        // A receiver's pause stops the bytes on purpose: that is not the server falling silent.
+        // A body's source with nothing ready is not exempt: a source that never produces again
+        // would otherwise hold the transfer (and a stream, which has no deadline) forever.
         lastProgress = (received, sent)
         headMovedSinceProgress = false
         lastActivity = now

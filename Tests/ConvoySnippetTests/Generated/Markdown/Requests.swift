@@ -83,7 +83,7 @@ private struct Upload: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Requests.md", line: 175)
+#sourceLocation(file: "Docs/Requests.md", line: 178)
 private struct CSVResponse: ResponseDescribing {
   let rows: [[String]]
   init(data: Data, response: HTTPResponse) throws {
@@ -135,33 +135,33 @@ private func requestsStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Requests.md", line: 145)
+    #sourceLocation(file: "Docs/Requests.md", line: 148)
     let answer = try await connection.execute(PlacesRequest())
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 146)
+    #sourceLocation(file: "Docs/Requests.md", line: 149)
     answer.response.statusCode                     // 200
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 147)
+    #sourceLocation(file: "Docs/Requests.md", line: 150)
     answer.response.url                            // after redirects, the URL that answered
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 148)
+    #sourceLocation(file: "Docs/Requests.md", line: 151)
     answer.response.headers["ETag"]                // any case: "etag" finds it too
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 149)
+    #sourceLocation(file: "Docs/Requests.md", line: 152)
     answer.response.headers.values(for: "Set-Cookie")  // repeated fields, each on its own
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Requests.md", line: 189)
+    #sourceLocation(file: "Docs/Requests.md", line: 192)
     let decoder = JSONDecoder()
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 190)
+    #sourceLocation(file: "Docs/Requests.md", line: 193)
     decoder.keyDecodingStrategy = .convertFromSnakeCase
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 191)
+    #sourceLocation(file: "Docs/Requests.md", line: 194)
     decoder.dateDecodingStrategy = .iso8601
     #sourceLocation()
-    #sourceLocation(file: "Docs/Requests.md", line: 192)
+    #sourceLocation(file: "Docs/Requests.md", line: 195)
     let connection = ServerConnection(configuration: .staging, decoder: decoder)
     #sourceLocation()
   }
