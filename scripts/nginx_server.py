@@ -8,6 +8,9 @@ For the tests:
 
   /files/<name>  the files under ROOT (sendfile, ETag, Range and If-Range as nginx does them)
   /slow/<name>   the same files, sent at --rate bytes per second (nginx's limit_rate syntax)
+  /uploads       POST: reads the whole body, drops it, answers 204; /uploads/limited refuses a
+                 body over 1 MiB with 413. uploads.log, beside the access log, has one line per
+                 upload, `URI STATUS REQUEST_LENGTH`: how much of the request arrived.
 
 Prints "LISTENING <host> <port> <access-log-path>" once nginx answers. Each access-log line is
 `METHOD URI STATUS "RANGE" "IF-RANGE" BODY_BYTES_SENT` ("-" for a header not sent), so tests can
@@ -77,6 +80,7 @@ def config(directory: str, root: str, host: str, port: int, rate: str) -> str:
     return frame(directory, "warn", 512, f"""  default_type application/octet-stream;
   log_format convoy '$request_method $uri $status "$http_range" "$http_if_range" $body_bytes_sent';
   access_log {directory}/access.log convoy;
+  log_format uploads '$uri $status $request_length';
   sendfile on;
   etag on;
   keepalive_requests 10000;
@@ -85,6 +89,17 @@ def config(directory: str, root: str, host: str, port: int, rate: str) -> str:
     server_name localhost;
     location /files/ {{ alias {root}; }}
     location /slow/ {{ alias {root}; limit_rate {rate}; }}
+    # Uploads: uploads.log says how much of each request arrived. A bare `return` would drop
+    # the body unread (and leave it out of $request_length), so the body is read whole and
+    # handed to a location that answers 204.
+    location = /uploads {{
+      client_max_body_size 0; access_log {directory}/uploads.log uploads;
+      proxy_pass http://{host}:{port}/uploads-sink;
+    }}
+    location = /uploads-sink {{ client_max_body_size 0; access_log off; return 204; }}
+    location = /uploads/limited {{
+      client_max_body_size 1m; access_log {directory}/uploads.log uploads; return 204;
+    }}
   }}
 """)
 

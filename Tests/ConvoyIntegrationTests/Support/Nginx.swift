@@ -83,6 +83,20 @@ final class Nginx: LoopbackServer {
     return text.split(separator: "\n").compactMap { AccessLogLine(String($0)) }
   }
 
+  /// What arrived of each upload to `/uploads` and `/uploads/limited`, oldest first: the path,
+  /// the status nginx answered, and the bytes of the request it read (head and body).
+  func uploadLog() throws -> [(uri: String, status: Int, requestLength: Int)] {
+    let file = accessLogURL.deletingLastPathComponent().appendingPathComponent("uploads.log")
+    guard FileManager.default.fileExists(atPath: file.path) else { return [] }
+    return try String(contentsOf: file, encoding: .utf8).split(separator: "\n").compactMap {
+      let parts = $0.split(separator: " ")
+      guard parts.count == 3, let status = Int(parts[1]), let length = Int(parts[2]) else {
+        return nil
+      }
+      return (String(parts[0]), status, length)
+    }
+  }
+
   /// The access-log lines of requests for `path` (e.g. `/files/big.bin`).
   func accessLog(for path: String) throws -> [AccessLogLine] {
     try accessLog().filter { $0.uri == path }
