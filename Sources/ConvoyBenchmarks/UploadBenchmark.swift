@@ -44,12 +44,14 @@ func runUploadBenchmark() {
         + "\(curlDescription()), \(ProcessInfo.processInfo.activeProcessorCount) CPUs, "
         + "load \(loadAverageText()), median of \(rounds) interleaved rounds")
     var results: [[UploadMeasurement]] = Array(repeating: [], count: clients.count)
+    var sequenceAlone: [(seconds: Double, cpuSeconds: Double)] = []
     for round in 0..<rounds {
       FileHandle.standardError.write(Data("round \(round + 1) of \(rounds)\n".utf8))
       for step in 0..<clients.count {
         let index = (step + round) % clients.count
         results[index].append(clients[index].upload())
       }
+      sequenceAlone.append(iterateAlone(FileChunks(path: source.path)))
     }
     print(UploadRow.header)
     let rows = zip(clients, results).map {
@@ -73,6 +75,12 @@ func runUploadBenchmark() {
               row.median.cpuSeconds / raw.median.cpuSeconds))
       }
     }
+    let alone = sequenceAlone.sorted { $0.seconds < $1.seconds }[sequenceAlone.count / 2]
+    print(
+      "\nthe AsyncSequence alone (64 KiB chunks read and dropped, nothing sent; median round): "
+        + String(
+          format: "%.2f s, %.2f s of CPU, included in the AsyncSequence clients' CPU above",
+          alone.seconds, alone.cpuSeconds))
     print("load after: \(loadAverageText())")
   #else
     print("uploads: SKIPPED, Convoy streams request bodies on the curl transport (Linux) only")
@@ -138,6 +146,17 @@ extension LocalNginx {
     }
   }
 #endif
+
+/// Reads `chunks` to its end without sending them: what the body's source costs on its own.
+private func iterateAlone(_ chunks: FileChunks) -> (seconds: Double, cpuSeconds: Double) {
+  let cpu = processCPUTime()
+  let started = Date()
+  runBlocking {
+    var iterator = chunks.makeAsyncIterator()
+    while let chunk = try? await iterator.next() { _ = chunk }
+  }
+  return (Date().timeIntervalSince(started), processCPUTime() - cpu)
+}
 
 /// A connection on the curl transport that never sends a body twice; `nil` without libcurl.
 func uploadConnection(port: Int) -> ServerConnection? {
