@@ -107,12 +107,19 @@
           state.offset += count
           state.queuedBytes -= count
           if state.offset == chunk.count {
+            // Let go of a chunk once it is sent: a queue the producer keeps topped up never
+            // empties, and its array would otherwise hold every chunk of the body.
+            state.chunks[state.head] = Data()
             state.head += 1
             state.offset = 0
           }
         }
         if state.head == state.chunks.count {
           state.chunks.removeAll(keepingCapacity: true)
+          state.head = 0
+        } else if state.head * 2 >= state.chunks.count {
+          // No more chunks move than were taken since the last time: amortized constant.
+          state.chunks.removeFirst(state.head)
           state.head = 0
         }
         if state.queuedBytes <= capacity / 2 {
