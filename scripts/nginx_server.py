@@ -20,7 +20,8 @@ With --benchmark (LocalNginx in Sources/ConvoyBenchmarks, which Benchmarks/ link
 under ROOT at /<name> with keep-alive and nothing logged, on a port with keep-alive and a "cold"
 port that closes every connection after one request; with --cert and --key the same two again
 over HTTPS with HTTP/2 offered by ALPN. Every port answers /protocol with nginx's
-`$server_protocol $connection $ssl_protocol`. Prints
+`$server_protocol $connection $ssl_protocol`, and a POST of any size to /upload with 204 (the
+body read to its end and discarded, for the upload benchmark). Prints
 "LISTENING <host> <port> cold=<port> [tls=<port> coldtls=<port>]" once every port answers.
 
 Exits, stopping nginx and removing its temporary directory, on SIGTERM, SIGINT, or when its
@@ -125,6 +126,12 @@ def benchmark_config(
         lines.append(
             'location = /protocol { default_type text/plain; '
             'return 200 "$server_protocol $connection $ssl_protocol"; }'
+        )
+        # nginx answers at once and discards the body up to its announced length (or last
+        # chunk) before it reads the connection's next request; `lingering_time` bounds that
+        # discarding, 30 s by default, which a slow gigabyte upload outlasts.
+        lines.append(
+            "location = /upload { client_max_body_size 0; lingering_time 10m; return 204; }"
         )
         return "  server {\n" + "\n".join("    " + line for line in lines) + "\n  }\n"
 

@@ -7,7 +7,8 @@ import Foundation
 /// `convoy-benchmarks memory` starts nginx with the large file and runs
 /// `convoy-benchmarks memory-case <case> <transport> <port> <folder>` once per case; the child
 /// prints one line of results, which the parent checks (the downloaded copy against the source's
-/// checksum) and tabulates.
+/// checksum, an upload's answer and byte count) and tabulates. Uploads are measured on curl only:
+/// `URLSessionTransport` refuses streamed bodies.
 func runMemoryBenchmark() {
   guard let binary = LocalNginx.binary() else {
     print("memory: SKIPPED, nginx is not installed (`apt-get install nginx-light`).")
@@ -37,7 +38,7 @@ func runMemoryBenchmark() {
       + "\(curlDescription()), default StreamOptions (1 MiB buffer), one child process per case, "
       + "limit 64 MB peak RSS (VmHWM)")
   print(
-    "case".padded(14) + "transport".padded(11) + "bytes read".padded(12) + "seconds".padded(9)
+    "case".padded(14) + "transport".padded(11) + "bytes".padded(12) + "seconds".padded(9)
       + "MB/s".padded(7) + "RSS at start".padded(14) + "peak RSS".padded(10) + "verdict")
   let environment = ProcessInfo.processInfo.environment
   let transports =
@@ -45,10 +46,17 @@ func runMemoryBenchmark() {
   // For looking at one case, e.g. CONVOY_BENCH_ONLY="download urlsession".
   let only = environment["CONVOY_BENCH_ONLY"]
   for transport in transports {
+    var idlePeak: Int?
     for memoryCase in MemoryCase.allCases {
       if let only, !"\(memoryCase.rawValue) \(transport)".contains(only) { continue }
+      if memoryCase.isUpload, transport != "curl" { continue }
       let line = runChild(memoryCase, transport: transport, port: nginx.port, folder: folder)
-      print(report(line, memoryCase: memoryCase, transport: transport, expected: expected))
+      let fields = MemoryFields(line)
+      if memoryCase == .idle { idlePeak = fields.peak }
+      print(
+        report(
+          fields, memoryCase: memoryCase, transport: transport, expected: expected,
+          idlePeak: idlePeak))
     }
   }
 }
@@ -64,6 +72,35 @@ enum MemoryCase: String, CaseIterable {
   /// `connection.stream` read with a 2 ms sleep per piece for `CONVOY_BENCH_SLOW_SECONDS`
   /// (default 10), then abandoned: the transfer must pause, not pile bytes up.
   case slowReader = "slow-reader"
+  /// `RequestBody.file` of the whole file, `POST`ed to nginx's `/upload`.
+  case uploadFile = "upload-file"
+  /// The whole file as 64 KiB chunks of an `AsyncSequence` (`RequestBody.stream` with its
+  /// length), `POST`ed to nginx's `/upload`.
+  case uploadStream = "upload-stream"
+
+  var isUpload: Bool { self == .uploadFile || self == .uploadStream }
+
+  /// Growth of the peak over the idle process's that an upload must stay under (#37).
+  static let uploadGrowthLimit = 16_000_000
+}
+
+/// The `key=value` fields of a child's line.
+private struct MemoryFields {
+  let values: [String: String]
+
+  init(_ line: String) {
+    var values: [String: String] = [:]
+    for pair in line.split(separator: " ") {
+      let parts = pair.split(separator: "=", maxSplits: 1)
+      if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
+    }
+    self.values = values
+  }
+
+  subscript(_ key: String) -> String? { values[key] }
+
+  /// The peak resident set in KiB, when the child said.
+  var peak: Int? { values["peak_kib"].flatMap(Int.init) }
 }
 
 private func runChild(
@@ -86,13 +123,9 @@ private func runChild(
 }
 
 private func report(
-  _ line: String, memoryCase: MemoryCase, transport: String, expected: FileChecksum
+  _ fields: MemoryFields, memoryCase: MemoryCase, transport: String, expected: FileChecksum,
+  idlePeak: Int?
 ) -> String {
-  var fields: [String: String] = [:]
-  for pair in line.split(separator: " ") {
-    let parts = pair.split(separator: "=", maxSplits: 1)
-    if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
-  }
   let bytes = Int(fields["bytes"] ?? "") ?? 0
   let seconds = Double(fields["seconds"] ?? "") ?? 0
   let start = Int(fields["start_kib"] ?? "") ?? 0
@@ -112,6 +145,16 @@ private func report(
       verdict += bytes == expected.byteCount ? ", every byte read" : ", BYTES MISSING"
       if let pieces = Int(fields["pieces"] ?? ""), pieces > 0 {
         verdict += ", \(pieces) pieces of \(bytes / pieces / 1_024) KiB on average"
+      }
+    case .uploadFile, .uploadStream:
+      verdict +=
+        fields["status"] == "204" && bytes == expected.byteCount
+          && fields["same_connection"] == "1"
+        ? ", 204, every byte sent, same connection after" : ", UPLOAD NOT WHOLE"
+      if let idlePeak {
+        let growth = (peak - idlePeak) * 1_024
+        verdict += String(format: ", %+.1f MB over idle", Double(growth) / 1e6)
+        verdict += growth < MemoryCase.uploadGrowthLimit ? " (under 16 MB)" : " (16 MB OR MORE)"
       }
     case .slowReader, .idle:
       break
@@ -147,11 +190,16 @@ func runMemoryCase(_ arguments: [String]) {
       exit(1)
     #endif
   }
-  let connection = ServerConnection(configuration: .local(port: port), transport: transport)
+  var configuration = ServerConfiguration.local(port: port)
+  // An upload's body is sent once; a retry would hide a failure and count twice.
+  if memoryCase.isUpload { configuration.retryPolicy = RetryPolicy(maximumRetries: 0) }
+  let connection = ServerConnection(configuration: configuration, transport: transport)
   let request = StaticPath(path: LocalNginx.largeFilePath)
   let destination = URL(fileURLWithPath: arguments[3])
     .appendingPathComponent("\(memoryCase.rawValue)-\(arguments[1]).bin")
+  let upload = memoryCase.isUpload ? uploadBody(memoryCase) : nil
   let pieces = PieceCounter()
+  let extras = ExtraFields()
   let startKilobytes = residentKilobytes()
   let started = Date()
   let outcome: (bytes: Int64, error: String?) = runBlocking {
@@ -159,6 +207,12 @@ func runMemoryCase(_ arguments: [String]) {
       switch memoryCase {
       case .idle:
         return (0, nil)
+      case .uploadFile, .uploadStream:
+        guard let body = try upload?.get() else { return (0, "no-body") }
+        let sent = await measureConvoyUpload(connection, body: body)
+        if let failure = sent.failure { throw BenchmarkError(failure) }
+        extras.set("status=\(sent.status) same_connection=\(sent.isSameConnection ? 1 : 0)")
+        return (Int64(sent.bytesSent), nil)
       case .download:
         let file = try await connection.download(request, to: destination)
         return (file.byteCount, nil)
@@ -192,8 +246,28 @@ func runMemoryCase(_ arguments: [String]) {
     + "start_kib=\(startKilobytes) peak_kib=\(peakResidentKilobytes())"
   if memoryCase == .download { line += " file=\(destination.path)" }
   if memoryCase == .stream { line += " pieces=\(pieces.count)" }
+  if !extras.text.isEmpty { line += " " + extras.text }
   if let error = outcome.error { line += " error=\(error)" }
   print(line)
+}
+
+/// The upload cases' body: the source file, as a file body or as chunks of an `AsyncSequence`.
+private func uploadBody(_ memoryCase: MemoryCase) -> Result<RequestBody, any Error> {
+  Result {
+    let byteCount = TransferFiles.byteCount
+    let source = try TransferFiles.sourceFile(byteCount: byteCount)
+    return memoryCase == .uploadFile
+      ? .file(source) : .stream(FileChunks(path: source.path), length: Int64(byteCount))
+  }
+}
+
+/// Fields a case adds to its line, set from its task.
+private final class ExtraFields: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = ""
+
+  func set(_ text: String) { lock.withLock { value = text } }
+  var text: String { lock.withLock { value } }
 }
 
 /// Counts the pieces a stream handed over, from the reading task.

@@ -182,6 +182,132 @@
     }
   }
 
+  /// An upload as a C program would write it: a `POST` whose body libcurl pulls through
+  /// `CURLOPT_READFUNCTION`, which `read(2)`s the file into libcurl's buffer (64 KiB by default),
+  /// its size announced with `CURLOPT_POSTFIELDSIZE_LARGE`; one easy handle on a multi handle
+  /// driven from the calling thread.
+  ///
+  /// The multi handle, and with it the connection, lasts as long as this object, and a second
+  /// handle fetches `/protocol` on the same connection: nginx's connection number before and
+  /// after an upload shows that the connection survived it.
+  final class RawLibcurlUpload {
+    /// What one upload left behind.
+    struct Result {
+      /// libcurl's `CURLcode`.
+      var code: Int32
+      var status: Int
+      /// `CURLINFO_SIZE_UPLOAD_T`: the body bytes libcurl sent.
+      var bytesSent: Int
+    }
+
+    private let library: CurlLibrary
+    private let multi: CurlLibrary.Multi
+    private let uploader: CurlLibrary.Easy
+    private let prober: CurlLibrary.Easy
+
+    init?() {
+      guard case .success(let library) = CurlLibrary.shared, let multi = library.multiInit()
+      else { return nil }
+      guard let uploader = library.easyInit(), let prober = library.easyInit() else {
+        _ = library.multiCleanup(multi)
+        return nil
+      }
+      self.library = library
+      self.multi = multi
+      self.uploader = uploader
+      self.prober = prober
+    }
+
+    deinit {
+      library.easyCleanup(uploader)
+      library.easyCleanup(prober)
+      _ = library.multiCleanup(multi)
+    }
+
+    /// Sends the file at `path` (`byteCount` bytes) to `url`; `nil` when it cannot be opened.
+    func upload(path: String, byteCount: Int, to url: URL) -> Result? {
+      let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+      guard descriptor >= 0 else { return nil }
+      defer { close(descriptor) }
+      let source = UnsafeMutablePointer<FileSource>.allocate(capacity: 1)
+      source.initialize(to: FileSource(descriptor: descriptor, failed: false))
+      defer { source.deallocate() }
+      url.absoluteString.withCString { _ = library.easySetPointer(uploader, CurlConstant.url, $0) }
+      _ = library.easySetLong(uploader, CurlConstant.noSignal, 1)
+      _ = library.easySetLong(uploader, CurlConstant.post, 1)
+      _ = library.easySetLong(uploader, CurlConstant.postFieldSizeLarge, byteCount)
+      _ = library.easySetCallback(uploader, CurlConstant.readFunction, readFromFile)
+      _ = library.easySetPointer(uploader, CurlConstant.readData, source)
+      _ = library.easySetCallback(uploader, CurlConstant.writeFunction, ignoreBytes)
+      _ = library.easySetCallback(uploader, CurlConstant.headerFunction, ignoreBytes)
+      let code = perform(uploader)
+      guard !source.pointee.failed else { return Result(code: -1, status: 0, bytesSent: 0) }
+      var status = 0
+      var sent: Int64 = 0
+      _ = withUnsafeMutableBytes(of: &status) {
+        library.easyGetInfo(uploader, Self.infoResponseCode, $0.baseAddress!)
+      }
+      _ = withUnsafeMutableBytes(of: &sent) {
+        library.easyGetInfo(uploader, CurlConstant.infoSizeUpload, $0.baseAddress!)
+      }
+      return Result(code: code, status: status, bytesSent: Int(sent))
+    }
+
+    /// Fetches `url` (nginx's `/protocol`) on the multi handle's connections.
+    func probe(url: URL) -> ProtocolReport {
+      let body = UnsafeMutablePointer<[UInt8]>.allocate(capacity: 1)
+      body.initialize(to: [])
+      defer { body.deinitialize(count: 1).deallocate() }
+      url.absoluteString.withCString { _ = library.easySetPointer(prober, CurlConstant.url, $0) }
+      _ = library.easySetLong(prober, CurlConstant.noSignal, 1)
+      _ = library.easySetCallback(prober, CurlConstant.writeFunction, collectBytes)
+      _ = library.easySetPointer(prober, CurlConstant.writeData, body)
+      _ = library.easySetCallback(prober, CurlConstant.headerFunction, ignoreBytes)
+      let code = perform(prober)
+      guard code == 0 else { return ProtocolReport(failure: library.describe(code)) }
+      return ProtocolReport(serverSays: String(decoding: body.pointee, as: UTF8.self))
+    }
+
+    /// `CURLINFO_RESPONSE_CODE` (a `long`), which Convoy reads from the status line instead.
+    private static let infoResponseCode: Int32 = 0x20_0000 + 2
+
+    /// Runs `easy` to its end on the multi handle; its `CURLcode`.
+    private func perform(_ easy: CurlLibrary.Easy) -> Int32 {
+      _ = library.multiAddHandle(multi, easy)
+      var running: Int32 = 1
+      var remaining: Int32 = 0
+      var code: Int32 = -1
+      while running > 0 {
+        _ = library.multiPerform(multi, &running)
+        while let message = library.multiInfoRead(multi, &remaining) {
+          guard message.load(as: Int32.self) == CurlConstant.messageDone else { continue }
+          code = message.load(fromByteOffset: 16, as: Int32.self)
+        }
+        if running > 0 { _ = library.multiPoll(multi, nil, 0, 1_000, nil) }
+      }
+      _ = library.multiRemoveHandle(multi, easy)
+      return code
+    }
+  }
+
+  private struct FileSource {
+    var descriptor: Int32
+    var failed: Bool
+  }
+
+  private let readFromFile: CurlLibrary.DataCallback = { pointer, size, count, userdata in
+    let source = userdata!.assumingMemoryBound(to: FileSource.self)
+    while true {
+      let result = read(source.pointee.descriptor, pointer, size * count)
+      if result < 0, errno == EINTR { continue }
+      guard result >= 0 else {
+        source.pointee.failed = true
+        return CurlConstant.readAbort
+      }
+      return result
+    }
+  }
+
   private struct FileSink {
     var descriptor: Int32
     var bytes: Int

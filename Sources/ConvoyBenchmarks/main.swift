@@ -1,12 +1,14 @@
 import Foundation
 
-// `convoy-benchmarks [orchestration|calls|transports|downloads|memory|sse|mock|all]`: each suite prints its
-// own table. `all` runs the request suites only: the transfer suites move gigabytes.
+// `convoy-benchmarks [orchestration|calls|transports|downloads|uploads|memory|sse|mock|all]`:
+// each suite prints its own table. `all` runs the request suites only: the transfer suites move
+// gigabytes.
 let suites: [String: () -> Void] = [
   "orchestration": runOrchestrationBenchmark,
   "calls": runCallCostBenchmark,
   "transports": runTransportBenchmark,
   "downloads": runDownloadBenchmark,
+  "uploads": runUploadBenchmark,
   "memory": runMemoryBenchmark,
   "sse": runEventStreamBenchmark,
   "mock": runMockServerBenchmark,

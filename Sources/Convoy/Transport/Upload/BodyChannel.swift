@@ -84,10 +84,17 @@ final class BodyChannel: Sendable {
         if state.isClosed { return .end(CancellationError()) }
         if state.head < state.chunks.count {
           let chunk = state.chunks[state.head]
+          // Let go of a chunk once it is taken: a queue the producer keeps topped up never
+          // empties, and its array would otherwise hold every chunk written.
+          state.chunks[state.head] = Data()
           state.head += 1
           state.queuedBytes -= chunk.count
           if state.head == state.chunks.count {
             state.chunks.removeAll(keepingCapacity: true)
+            state.head = 0
+          } else if state.head * 2 >= state.chunks.count {
+            // No more chunks move than were taken since the last time: amortized constant.
+            state.chunks.removeFirst(state.head)
             state.head = 0
           }
           var producer: CheckedContinuation<Void, any Error>?
