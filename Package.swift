@@ -65,7 +65,7 @@ let package = Package(
     // Runs the built democli binary as a process, the way people and scripts use it; it depends
     // on no Convoy module (only on how tests wait), so it tests only what democli prints, writes
     // and exits with.
-    .testTarget(name: "DemoCLITests", dependencies: ["ConvoyTestSupport"]),
+    .testTarget(name: "DemoCLITests", dependencies: ["Convoy", "ConvoyTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -90,9 +90,9 @@ def config(directory: str, root: str, host: str, port: int, rate: str) -> str:
     server_name localhost;
     location /files/ {{ alias {root}; }}
     location /slow/ {{ alias {root}; limit_rate {rate}; }}
-    # Uploads: uploads.log says how much of each request arrived. A bare `return` would drop
-    # the body unread (and leave it out of $request_length), so the body is read whole and
-    # handed to a location that answers 204.
+    # Uploads: uploads.log says how much of each request arrived. A bare `return` answers
+    # first and discards the body afterwards, leaving it out of $request_length, so the body is
+    # read whole and handed to a location that answers 204.
     location = /uploads {{
       client_max_body_size 0; access_log {directory}/uploads.log uploads;
       proxy_pass http://{host}:{port}/uploads-sink;
