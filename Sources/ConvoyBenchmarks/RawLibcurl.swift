@@ -163,20 +163,8 @@
       _ = library.easySetCallback(easy, CurlConstant.writeFunction, writeToFile)
       _ = library.easySetPointer(easy, CurlConstant.writeData, sink)
       _ = library.easySetCallback(easy, CurlConstant.headerFunction, ignoreBytes)
-      _ = library.multiAddHandle(multi, easy)
-      var running: Int32 = 1
-      var remaining: Int32 = 0
-      var code: Int32 = -1
-      while running > 0 {
-        _ = library.multiPerform(multi, &running)
-        while let message = library.multiInfoRead(multi, &remaining) {
-          guard message.load(as: Int32.self) == CurlConstant.messageDone else { continue }
-          code = message.load(fromByteOffset: 16, as: Int32.self)
-        }
-        if running > 0 { _ = library.multiPoll(multi, nil, 0, 1_000, nil) }
-      }
+      let code = runToItsEnd(easy, on: multi, library: library)
       let lastByte = Date()
-      _ = library.multiRemoveHandle(multi, easy)
       guard code == 0, !sink.pointee.failed, !sync || fsync(descriptor) == 0 else { return nil }
       return (sink.pointee.bytes, lastByte)
     }
@@ -273,21 +261,29 @@
 
     /// Runs `easy` to its end on the multi handle; its `CURLcode`.
     private func perform(_ easy: CurlLibrary.Easy) -> Int32 {
-      _ = library.multiAddHandle(multi, easy)
-      var running: Int32 = 1
-      var remaining: Int32 = 0
-      var code: Int32 = -1
-      while running > 0 {
-        _ = library.multiPerform(multi, &running)
-        while let message = library.multiInfoRead(multi, &remaining) {
-          guard message.load(as: Int32.self) == CurlConstant.messageDone else { continue }
-          code = message.load(fromByteOffset: 16, as: Int32.self)
-        }
-        if running > 0 { _ = library.multiPoll(multi, nil, 0, 1_000, nil) }
-      }
-      _ = library.multiRemoveHandle(multi, easy)
-      return code
+      runToItsEnd(easy, on: multi, library: library)
     }
+  }
+
+  /// Runs `easy` to its end on `multi`, driven from the calling thread, and takes it off again;
+  /// its `CURLcode`.
+  private func runToItsEnd(
+    _ easy: CurlLibrary.Easy, on multi: CurlLibrary.Multi, library: CurlLibrary
+  ) -> Int32 {
+    _ = library.multiAddHandle(multi, easy)
+    var running: Int32 = 1
+    var remaining: Int32 = 0
+    var code: Int32 = -1
+    while running > 0 {
+      _ = library.multiPerform(multi, &running)
+      while let message = library.multiInfoRead(multi, &remaining) {
+        guard message.load(as: Int32.self) == CurlConstant.messageDone else { continue }
+        code = message.load(fromByteOffset: 16, as: Int32.self)
+      }
+      if running > 0 { _ = library.multiPoll(multi, nil, 0, 1_000, nil) }
+    }
+    _ = library.multiRemoveHandle(multi, easy)
+    return code
   }
 
   private struct FileSource {

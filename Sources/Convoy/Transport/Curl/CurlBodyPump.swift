@@ -24,11 +24,7 @@
     }
 
     private struct State {
-      var chunks: [Data] = []
-      var head = 0
-      /// Bytes of `chunks[head]` already handed to libcurl.
-      var offset = 0
-      var queuedBytes = 0
+      var queue = ChunkQueue()
       var isEnded = false
       var failure: TransportFailure?
       var isStopped = false
@@ -86,39 +82,13 @@
       var producer: CheckedContinuation<Bool, Never>?
       let read = state.withLock { state -> Read in
         guard state.failure == nil, !state.isStopped else { return .abort }
-        guard state.head < state.chunks.count else {
+        guard !state.queue.isEmpty else {
           if state.isEnded { return .end }
           state.isConsumerWaiting = true
           return .pause
         }
-        var copied = 0
-        while copied < buffer.count, state.head < state.chunks.count {
-          let chunk = state.chunks[state.head]
-          let count = min(buffer.count - copied, chunk.count - state.offset)
-          chunk.withUnsafeBytes { bytes in
-            let start = bytes.baseAddress!.advanced(by: state.offset)
-            (buffer.baseAddress! + copied).copyMemory(from: start, byteCount: count)
-          }
-          copied += count
-          state.offset += count
-          state.queuedBytes -= count
-          if state.offset == chunk.count {
-            // Let go of a chunk once it is sent: a queue the producer keeps topped up never
-            // empties, and its array would otherwise hold every chunk of the body.
-            state.chunks[state.head] = Data()
-            state.head += 1
-            state.offset = 0
-          }
-        }
-        if state.head == state.chunks.count {
-          state.chunks.removeAll(keepingCapacity: true)
-          state.head = 0
-        } else if state.head * 2 >= state.chunks.count {
-          // No more chunks move than were taken since the last time: amortized constant.
-          state.chunks.removeFirst(state.head)
-          state.head = 0
-        }
-        if state.queuedBytes <= capacity / 2 {
+        let copied = state.queue.copy(into: buffer)
+        if state.queue.byteCount <= capacity / 2 {
           producer = state.producer
           state.producer = nil
         }
@@ -144,11 +114,10 @@
       await withCheckedContinuation { continuation in
         let (wakes, goesOn) = state.withLock { state -> (Bool, Bool?) in
           guard !state.isStopped else { return (false, false) }
-          state.chunks.append(chunk)
-          state.queuedBytes += chunk.count
+          state.queue.append(chunk)
           let wakes = state.isConsumerWaiting
           state.isConsumerWaiting = false
-          guard state.queuedBytes >= capacity else { return (wakes, true) }
+          guard state.queue.byteCount >= capacity else { return (wakes, true) }
           state.producer = continuation
           return (wakes, nil)
         }

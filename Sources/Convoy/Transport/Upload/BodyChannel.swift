@@ -4,9 +4,7 @@ import Foundation
 /// holds `capacity` bytes or more.
 final class BodyChannel: Sendable {
   private struct State {
-    var chunks: [Data] = []
-    var head = 0
-    var queuedBytes = 0
+    var queue = ChunkQueue()
     var isFinished = false
     var failure: (any Error)?
     var isClosed = false
@@ -38,9 +36,8 @@ final class BodyChannel: Sendable {
           state.consumer = nil
           return (consumer, true)
         }
-        state.chunks.append(data)
-        state.queuedBytes += data.count
-        if state.queuedBytes < capacity { return (nil, true) }
+        state.queue.append(data)
+        if state.queue.byteCount < capacity { return (nil, true) }
         state.producer = continuation
         return (nil, nil)
       }
@@ -82,23 +79,9 @@ final class BodyChannel: Sendable {
       }
       let now = state.withLock { state -> Now in
         if state.isClosed { return .end(CancellationError()) }
-        if state.head < state.chunks.count {
-          let chunk = state.chunks[state.head]
-          // Let go of a chunk once it is taken: a queue the producer keeps topped up never
-          // empties, and its array would otherwise hold every chunk written.
-          state.chunks[state.head] = Data()
-          state.head += 1
-          state.queuedBytes -= chunk.count
-          if state.head == state.chunks.count {
-            state.chunks.removeAll(keepingCapacity: true)
-            state.head = 0
-          } else if state.head * 2 >= state.chunks.count {
-            // No more chunks move than were taken since the last time: amortized constant.
-            state.chunks.removeFirst(state.head)
-            state.head = 0
-          }
+        if let chunk = state.queue.takeFirst() {
           var producer: CheckedContinuation<Void, any Error>?
-          if state.queuedBytes < capacity {
+          if state.queue.byteCount < capacity {
             producer = state.producer
             state.producer = nil
           }
