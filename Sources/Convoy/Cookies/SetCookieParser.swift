@@ -7,10 +7,12 @@ enum SetCookieParser {
   /// must be ignored (no `=`, an empty name, a `Domain` the host may not set, a public suffix).
   static func cookie(from field: String, for url: URL, now: Date) -> Cookie? {
     guard let host = url.host?.lowercased() else { return nil }
-    let parts = field.split(separator: ";", omittingEmptySubsequences: false)
+    // Cut at Unicode scalars, not Characters: a delimiter followed by a combining mark (`=\u{301}`)
+    // is one Character, and a Character view would not find it.
+    let parts = field.unicodeScalars.split(separator: ";", omittingEmptySubsequences: false)
     guard let pair = parts.first, let equals = pair.firstIndex(of: "=") else { return nil }
-    let name = pair[..<equals].trimmingCharacters(in: .whitespaces)
-    let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+    let name = String(pair[..<equals]).trimmingCharacters(in: .whitespaces)
+    let value = String(pair[pair.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
     guard !name.isEmpty else { return nil }
     var cookie = Cookie(
       name: name, value: value, domain: host, path: CookieDomain.defaultPath(of: url),
@@ -98,19 +100,19 @@ enum SetCookieParser {
   }
 
   private static func startsCookie(_ piece: String) -> Bool {
-    let head = piece.prefix { $0 != ";" }
+    let head = piece.unicodeScalars.prefix { $0 != ";" }
     guard let equals = head.firstIndex(of: "=") else { return false }
-    let name = head[..<equals].trimmingCharacters(in: .whitespaces)
+    let name = String(head[..<equals]).trimmingCharacters(in: .whitespaces)
     return !name.isEmpty && !name.contains(" ")
   }
 
-  private static func split(_ attribute: Substring) -> (String, String) {
+  private static func split(_ attribute: Substring.UnicodeScalarView) -> (String, String) {
     guard let equals = attribute.firstIndex(of: "=") else {
-      return (attribute.trimmingCharacters(in: .whitespaces).lowercased(), "")
+      return (String(attribute).trimmingCharacters(in: .whitespaces).lowercased(), "")
     }
     return (
-      attribute[..<equals].trimmingCharacters(in: .whitespaces).lowercased(),
-      attribute[attribute.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+      String(attribute[..<equals]).trimmingCharacters(in: .whitespaces).lowercased(),
+      String(attribute[attribute.index(after: equals)...]).trimmingCharacters(in: .whitespaces)
     )
   }
 }
