@@ -160,24 +160,16 @@ private struct Ping: RequestDescribing {
   var path: String { "ping" }
 }
 
-/// Answers every request with 200 and 1 KB before `startTransfer` returns.
+/// Answers every request with 200 and 1 KB without suspending.
 private struct ImmediateTransport: HTTPTransport {
   static let body = Data(repeating: UInt8(ascii: "x"), count: 1_024)
 
-  func startTransfer(
-    _ request: TransportRequest,
-    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
-  ) -> any TransferHandle {
+  func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportAnswer {
     let head = HTTPResponse(
       statusCode: 200, url: request.urlRequest.url,
       headers: HTTPHeaders(["Content-Type": "application/octet-stream"]))
     let metrics = TransferMetrics(
       startDate: Date(), duration: 0, bytesReceived: Self.body.count, bytesSent: 0)
-    completion(.success(TransportResponse(head: head, data: Self.body, metrics: metrics)))
-    return Finished()
-  }
-
-  private struct Finished: TransferHandle {
-    func cancel() {}
+    return TransportAnswer(TransportResponse(head: head, data: Self.body, metrics: metrics))
   }
 }

@@ -125,12 +125,7 @@ struct ProtocolReport: Sendable {
         return BenchmarkClient(fetcher: .callback(fetcher.fetch), probe: fetcher.probe)
       case .curlTransportAwaited:
         let fetcher = TransportFetcher(transport: transport)
-        let fetch: @Sendable (String, URL) async -> Bool = { path, url in
-          await withCheckedContinuation { continuation in
-            fetcher.fetch(path: path, url: url) { continuation.resume(returning: $0) }
-          }
-        }
-        return BenchmarkClient(fetcher: .async(fetch), probe: fetcher.probe)
+        return BenchmarkClient(fetcher: .async(fetcher.send), probe: fetcher.probe)
       default:
         return nil
       }
@@ -184,43 +179,61 @@ private final class RawURLSessionFetcher: Sendable {
   }
 }
 
-private final class TransportFetcher: Sendable {
-  private let transport: any HTTPTransport
+#if os(Linux)
+  private final class TransportFetcher: Sendable {
+    private let transport: CurlTransport
 
-  init(transport: any HTTPTransport) {
-    self.transport = transport
-  }
-
-  func fetch(path: String, url: URL, done: @escaping @Sendable (Bool) -> Void) {
-    _ = transport.startTransfer(TransportRequest(urlRequest: URLRequest(url: url))) { result in
-      if case .success(let response) = result {
-        done(response.statusCode == 200 && !response.data.isEmpty)
-      } else {
-        done(false)
-      }
+    init(transport: CurlTransport) {
+      self.transport = transport
     }
-  }
 
-  func probe(url: URL) -> ProtocolReport {
-    let report = Locked(ProtocolReport())
-    let done = DispatchSemaphore(value: 0)
-    _ = transport.startTransfer(TransportRequest(urlRequest: URLRequest(url: url))) { result in
-      switch result {
-      case .success(let response):
-        report.withLock {
-          $0 = ProtocolReport(
-            clientSays: response.head.httpVersion,
-            serverSays: String(decoding: response.data, as: UTF8.self))
+    /// The transport beneath its seam: the completion runs on the transport's thread.
+    func fetch(path: String, url: URL, done: @escaping @Sendable (Bool) -> Void) {
+      _ = transport.startTransfer(TransportRequest(urlRequest: URLRequest(url: url))) { result in
+        if case .success(let response) = result {
+          done(response.statusCode == 200 && !response.data.isEmpty)
+        } else {
+          done(false)
         }
-      case .failure(let failure):
-        report.withLock { $0.failure = "\(failure)" }
       }
-      done.signal()
     }
-    done.wait()
-    return report.current
+
+    /// The transport's seam, awaited from a task.
+    func send(path: String, url: URL) async -> Bool {
+      let request = TransportRequest(urlRequest: URLRequest(url: url))
+      let response = try? await transport.send(request).collected(within: request.responseLimits)
+      return response.map { $0.statusCode == 200 && !$0.data.isEmpty } ?? false
+    }
+
+    func probe(url: URL) -> ProtocolReport {
+      let report = Locked(ProtocolReport())
+      let done = DispatchSemaphore(value: 0)
+      Task { [transport] in
+        let request = TransportRequest(urlRequest: URLRequest(url: url))
+        let result: Result<TransportResponse, TransportFailure>
+        do throws(TransportFailure) {
+          result = .success(
+            try await transport.send(request).collected(within: request.responseLimits))
+        } catch {
+          result = .failure(error)
+        }
+        switch result {
+        case .success(let response):
+          report.withLock {
+            $0 = ProtocolReport(
+              clientSays: response.head.httpVersion,
+              serverSays: String(decoding: response.data, as: UTF8.self))
+          }
+        case .failure(let failure):
+          report.withLock { $0.failure = "\(failure)" }
+        }
+        done.signal()
+      }
+      done.wait()
+      return report.current
+    }
   }
-}
+#endif
 
 private final class ConvoyFetcher: Sendable {
   private let connection: ServerConnection

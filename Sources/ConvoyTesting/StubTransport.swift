@@ -53,8 +53,22 @@ public final class StubTransport: HTTPTransport {
   }
 
   /// Decides the answer at once (so counters in closures move in call order), then delivers it
-  /// on a background queue so that callers see real asynchrony.
-  public func startTransfer(
+  /// on a background queue so that callers see real asynchrony; a stream gets the answer in
+  /// pieces of at most 64 KiB, honouring its reader's pauses. A delayed answer that is cancelled
+  /// ends at once.
+  public nonisolated(nonsending) func send(_ request: TransportRequest)
+    async throws(TransportFailure) -> TransportAnswer
+  {
+    guard case .streamed = request.answerDelivery else {
+      return try await CallbackTransfer.whole(request) { startTransfer(request, completion: $0) }
+    }
+    return try await CallbackTransfer.streamed(request) {
+      startStreamingTransfer(request, receiver: $0)
+    }
+  }
+
+  /// Starts `request`, answering `completion` once.
+  func startTransfer(
     _ request: TransportRequest,
     completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
   ) -> any TransferHandle {
@@ -88,5 +102,17 @@ private struct StubTransfer: TransferHandle {
 
   func cancel() {
     delivery.stop()?(.failure(TransportFailure(kind: .cancelled, detail: "cancelled")))
+  }
+}
+
+extension StubTransport {
+  /// Receives the whole answer, then hands it to `receiver` in pieces of at most 64 KiB,
+  /// honouring its pauses, as a transport that streams would.
+  func startStreamingTransfer(_ request: TransportRequest, receiver: any TransferReceiver)
+    -> any StreamingTransferHandle
+  {
+    let replay = BufferedStreamingTransfer(receiver: receiver)
+    replay.attach(startTransfer(request) { replay.deliver($0) })
+    return replay
   }
 }

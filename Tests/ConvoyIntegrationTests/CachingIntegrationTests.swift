@@ -13,14 +13,14 @@ private final class WireRecorder: HTTPTransport, @unchecked Sendable {
 
   var exchanges: [(request: URLRequest, status: Int)] { log.current }
 
-  func startTransfer(
-    _ request: TransportRequest,
-    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
-  ) -> any TransferHandle {
-    wrapped.startTransfer(request) { [log] result in
-      let status = (try? result.get())?.statusCode ?? -1
-      log.withLock { $0.append((request.urlRequest, status)) }
-      completion(result)
+  func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportAnswer {
+    do throws(TransportFailure) {
+      let answer = try await wrapped.send(request)
+      log.withLock { $0.append((request.urlRequest, answer.head.statusCode)) }
+      return answer
+    } catch {
+      log.withLock { $0.append((request.urlRequest, -1)) }
+      throw error
     }
   }
 }

@@ -40,11 +40,7 @@
     /// Expects the transfer to fail as refused, within the bound a lost wake-up would exceed.
     private func expectRefusedPromptly(_ url: URL, on transport: CurlTransport) async throws {
       let result = await BoundedWait.value(within: .seconds(20)) {
-        await withCheckedContinuation { continuation in
-          _ = transport.startTransfer(TransportRequest(urlRequest: URLRequest(url: url))) {
-            continuation.resume(returning: $0)
-          }
-        }
+        await exchange(TransportRequest(urlRequest: URLRequest(url: url)), over: transport)
       }
       guard let result else {
         Issue.record("a transfer was still waiting after 20 s: a wake-up was lost")

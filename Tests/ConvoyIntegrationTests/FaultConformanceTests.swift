@@ -61,9 +61,7 @@ struct FaultConformanceTests {
     let transport = try kind.make()
     let request = TransportRequest(
       urlRequest: URLRequest(url: FaultServer.shared.url(fault.rawValue)), idleTimeout: 20)
-    let result = await withCheckedContinuation { continuation in
-      _ = transport.startStreamingTransfer(request, receiver: EndReceiver(continuation))
-    }
+    let result = await streamToEnd(request, over: transport)
     guard case .failure(let failure) = result else {
       Issue.record("expected a failure, got the end of a stream")
       return
@@ -205,23 +203,6 @@ struct FaultConformanceTests {
       try await connection(kind, retries: 2).execute(call)
     }
     #expect(FaultServer.shared.hits(key: key) == 1)
-  }
-}
-
-/// Hears only how a streamed transfer ended.
-private struct EndReceiver: TransferReceiver {
-  let continuation: CheckedContinuation<Result<TransferMetrics, TransportFailure>, Never>
-
-  init(_ continuation: CheckedContinuation<Result<TransferMetrics, TransportFailure>, Never>) {
-    self.continuation = continuation
-  }
-
-  func transferDidReceiveHead(_ head: HTTPResponse) {}
-
-  func transferDidReceiveBody(_ bytes: Data) -> TransferFlow { .proceed }
-
-  func transferDidComplete(_ result: Result<TransferMetrics, TransportFailure>) {
-    continuation.resume(returning: result)
   }
 }
 

@@ -317,7 +317,7 @@ struct TransportConformanceTests {
   @Test(arguments: TransportUnderTest.allCases)
   func failsWhenTheServerFallsSilentForTheIdleTimeout(_ kind: TransportUnderTest) async throws {
     // The server never answers: only the 1 s idle timeout can end the transfer.
-    let result = await transfer(
+    let result = await exchange(
       TransportRequest(
         urlRequest: URLRequest(
           url: FaultServer.shared.url(FaultServer.Fault.neverAnswers.rawValue)),
@@ -396,17 +396,8 @@ private func wording(_ category: ErrorCategory) -> ErrorMessage? {
   ErrorMessageProvider.standardWording[category]
 }
 
-/// One exchange straight on the transport, below Convoy's pipeline.
-private func transfer(_ request: TransportRequest, over transport: any HTTPTransport) async
-  -> Result<TransportResponse, TransportFailure>
-{
-  await withCheckedContinuation { continuation in
-    _ = transport.startTransfer(request) { continuation.resume(returning: $0) }
-  }
-}
-
 private func send(_ request: URLRequest, over transport: any HTTPTransport) async throws
   -> TransportResponse
 {
-  try await transfer(TransportRequest(urlRequest: request, idleTimeout: 30), over: transport).get()
+  try await exchange(TransportRequest(urlRequest: request, idleTimeout: 30), over: transport).get()
 }

@@ -41,79 +41,56 @@ public final class CachingTransport: HTTPTransport {
     self.cache = cache
   }
 
-  /// Serves, revalidates or loads `request` as its cache policy and RFC 9111 direct.
-  public func startTransfer(
-    _ request: TransportRequest,
-    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
-  ) -> any TransferHandle {
+  /// Serves, revalidates or loads `request` as its cache policy and RFC 9111 direct. A stream
+  /// bypasses the cache: it may never end and is read once, so there is nothing whole to store
+  /// or to answer from.
+  public nonisolated(nonsending) func send(_ request: TransportRequest)
+    async throws(TransportFailure) -> TransportAnswer
+  {
     var outgoing = request
     // The platform must not cache a second time (Apple's URLSession would turn our own 304 into
     // a 200 from its URLCache and hide it from us).
     outgoing.urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
     let method = HTTPMethod(rawValue: request.urlRequest.httpMethod ?? "GET")
-    guard method == .get || method == .head else {
-      guard !method.isSafe else {
-        return transport.startTransfer(outgoing, completion: completion)
-      }
-      return transport.startTransfer(outgoing) { [cache] result in
-        if case .success(let response) = result {
-          cache.invalidate(after: request.urlRequest, response: response)
-        }
-        completion(result)
-      }
+    guard request.answerDelivery == .whole, method == .get || method == .head else {
+      let answer = try await transport.send(outgoing)
+      if !method.isSafe { cache.invalidate(after: request.urlRequest, response: answer.head) }
+      return answer
     }
     if Self.callerConditionals.contains(where: {
       request.urlRequest.value(forHTTPHeaderField: $0) != nil
     }) {
-      return transport.startTransfer(outgoing, completion: completion)
+      return try await transport.send(outgoing)
     }
     let policy = CachePolicy(request.urlRequest.cachePolicy)
     let now = cache.now()
     let entry = policy == .reloadIgnoringCache ? nil : cache.entry(matching: request.urlRequest)
     // RFC 5861 §4: a stored answer that allows it stands in when the origin fails.
     let fallback = entry.flatMap { $0.mayStandInForFailure(of: request.urlRequest) ? $0 : nil }
+    let result: Result<TransportResponse, TransportFailure>
     switch CacheDecision(request: request.urlRequest, entry: entry, policy: policy, now: now) {
     case .serve(let entry):
-      let metrics = TransferMetrics(
-        startDate: now, duration: 0, bytesReceived: 0, bytesSent: 0, cacheOutcome: .hit)
-      return PendingTransfer.delivering(
-        .success(entry.transportResponse(age: entry.currentAge(now: now), metrics: metrics)),
-        to: completion)
+      return TransportAnswer(stored(entry, now: now))
     case .unavailable:
-      let failure = TransportFailure(
-        kind: .notCached,
-        detail: "nothing usable is cached and the cache policy forbids loading")
-      return PendingTransfer.delivering(.failure(failure), to: completion)
+      throw TransportFailure(
+        kind: .notCached, detail: "nothing usable is cached and the cache policy forbids loading")
     case .validate(let entry):
-      return load(outgoing, validating: entry, fallback: fallback, completion: completion)
+      result = await load(outgoing, validating: entry)
     case .load:
-      return load(outgoing, validating: nil, fallback: fallback, completion: completion)
+      result = await load(outgoing, validating: nil)
     }
+    let failedAt = cache.now()
+    if let fallback, Self.isOriginFailure(result), fallback.isWithinStaleIfError(now: failedAt) {
+      return TransportAnswer(stored(fallback, now: failedAt))
+    }
+    return try TransportAnswer(result.get())
   }
 
-  private func load(
-    _ request: TransportRequest, validating entry: CacheEntry?, fallback: CacheEntry?,
-    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
-  ) -> any TransferHandle {
-    let relay = TransferRelay()
-    let answer: @Sendable (Result<TransportResponse, TransportFailure>) -> Void
-    if let fallback {
-      answer = { [cache] result in
-        let now = cache.now()
-        guard Self.isOriginFailure(result), fallback.isWithinStaleIfError(now: now) else {
-          return completion(result)
-        }
-        let metrics = TransferMetrics(
-          startDate: now, duration: 0, bytesReceived: 0, bytesSent: 0, cacheOutcome: .hit)
-        completion(
-          .success(fallback.transportResponse(age: fallback.currentAge(now: now), metrics: metrics))
-        )
-      }
-    } else {
-      answer = completion
-    }
-    send(request, validating: entry, attempt: 0, relay: relay, completion: answer)
-    return relay
+  /// `entry` as an answer served at `now`, without the network.
+  private func stored(_ entry: CacheEntry, now: Date) -> TransportResponse {
+    let metrics = TransferMetrics(
+      startDate: now, duration: 0, bytesReceived: 0, bytesSent: 0, cacheOutcome: .hit)
+    return entry.transportResponse(age: entry.currentAge(now: now), metrics: metrics)
   }
 
   /// RFC 5861 §4: the failures `stale-if-error` covers: no answer at all (but a cancellation), or
@@ -126,45 +103,44 @@ public final class CachingTransport: HTTPTransport {
     }
   }
 
-  private func send(
-    _ request: TransportRequest, validating entry: CacheEntry?, attempt: Int,
-    relay: TransferRelay,
-    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
-  ) {
+  /// Loads `request` from the network, revalidating `entry` when given, and stores what may be
+  /// stored.
+  nonisolated(nonsending) private func load(
+    _ request: TransportRequest, validating entry: CacheEntry?
+  ) async -> Result<TransportResponse, TransportFailure> {
     var sent = request
     for validator in entry?.validatingHeaders ?? [] {
       sent.urlRequest.setValue(validator.value, forHTTPHeaderField: validator.name)
     }
     let requestDate = cache.now()
-    let handle = transport.startTransfer(sent) { [self] result in
-      guard case .success(let response) = result else { return completion(result) }
-      let responseDate = cache.now()
-      guard response.statusCode == 304, let entry else {
-        cache.storeIfAllowed(
-          response, for: request.urlRequest, requestDate: requestDate, responseDate: responseDate)
-        var loaded = response
-        loaded.metrics.cacheOutcome = .miss
-        return completion(.success(loaded))
-      }
-      guard entry.isDescribed(by: response.headers) else {
-        // RFC 9111 §4.3.3: a 304 for a response we do not hold cannot answer the caller, who
-        // asked unconditionally; ask again without validators.
-        guard !relay.isCancelled else {
-          return completion(.failure(TransportFailure(kind: .cancelled, detail: "cancelled")))
-        }
-        return send(
-          request, validating: nil, attempt: attempt + 1, relay: relay, completion: completion)
-      }
-      let refreshed = entry.freshened(
-        with: response.headers, requestDate: requestDate, responseDate: responseDate)
-      cache.store(refreshed)
-      var metrics = response.metrics
-      metrics.cacheOutcome = .revalidated
-      completion(
-        .success(
-          refreshed.transportResponse(
-            age: refreshed.currentAge(now: responseDate), metrics: metrics)))
+    let response: TransportResponse
+    do {
+      response = try await transport.send(sent).collected(within: request.responseLimits)
+    } catch {
+      return .failure(error)
     }
-    relay.attach(handle, attempt: attempt)
+    let responseDate = cache.now()
+    guard response.statusCode == 304, let entry else {
+      cache.storeIfAllowed(
+        response, for: request.urlRequest, requestDate: requestDate, responseDate: responseDate)
+      var loaded = response
+      loaded.metrics.cacheOutcome = .miss
+      return .success(loaded)
+    }
+    guard entry.isDescribed(by: response.headers) else {
+      // RFC 9111 §4.3.3: a 304 for a response we do not hold cannot answer the caller, who
+      // asked unconditionally; ask again without validators.
+      guard !request.cancellation.isCancelled, !Task.isCancelled else {
+        return .failure(TransportFailure(kind: .cancelled, detail: "cancelled"))
+      }
+      return await load(request, validating: nil)
+    }
+    let refreshed = entry.freshened(
+      with: response.headers, requestDate: requestDate, responseDate: responseDate)
+    cache.store(refreshed)
+    var metrics = response.metrics
+    metrics.cacheOutcome = .revalidated
+    return .success(
+      refreshed.transportResponse(age: refreshed.currentAge(now: responseDate), metrics: metrics))
   }
 }

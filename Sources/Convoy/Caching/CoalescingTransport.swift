@@ -21,7 +21,8 @@ public final class CoalescingTransport: HTTPTransport {
   private final class Flight: @unchecked Sendable {
     let url: String
     var callers: [ObjectIdentifier: PendingTransfer] = [:]
-    var handle: (any TransferHandle)?
+    /// Stops the shared transfer once every caller has left.
+    let cancellation = TransferCancellation()
     var isAbandoned = false
     /// The caller whose request started the transfer; the others' answers are coalesced.
     var leader: ObjectIdentifier?
@@ -36,20 +37,29 @@ public final class CoalescingTransport: HTTPTransport {
     self.transport = transport
   }
 
-  /// Joins an identical transfer already in flight, or starts one.
-  public func startTransfer(
+  /// Joins an identical transfer already in flight, or starts one. A stream is its own transfer,
+  /// since each reader consumes its body at its own pace.
+  public nonisolated(nonsending) func send(_ request: TransportRequest)
+    async throws(TransportFailure) -> TransportAnswer
+  {
+    let method = HTTPMethod(rawValue: request.urlRequest.httpMethod ?? "GET")
+    guard method == .get || method == .head, request.answerDelivery == .whole,
+      request.urlRequest.httpBody == nil, request.bodyFileURL == nil, request.bodyStream == nil
+    else {
+      if !method.isSafe { closeFlights(for: request.urlRequest.url?.absoluteString ?? "") }
+      return try await transport.send(request)
+    }
+    return try await CallbackTransfer.whole(request) { join(request, completion: $0) }
+  }
+
+  /// Adds a caller to the flight for `request`, starting it when there is none: the shared
+  /// transfer runs in a task of its own, so that no one caller's cancellation stops it.
+  func join(
     _ request: TransportRequest,
     completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
   ) -> any TransferHandle {
-    let method = HTTPMethod(rawValue: request.urlRequest.httpMethod ?? "GET")
-    let url = request.urlRequest.url?.absoluteString ?? ""
-    guard method == .get || method == .head, request.urlRequest.httpBody == nil,
-      request.bodyFileURL == nil, request.bodyStream == nil
-    else {
-      if !method.isSafe { closeFlights(for: url) }
-      return transport.startTransfer(request, completion: completion)
-    }
     let key = Self.key(for: request)
+    let url = request.urlRequest.url?.absoluteString ?? ""
     let (flight, caller, isNew) = flights.withLock { flights in
       let flight = flights[key] ?? Flight(url: url)
       let isNew = flights[key] == nil
@@ -63,14 +73,18 @@ public final class CoalescingTransport: HTTPTransport {
       return (flight, caller, isNew)
     }
     guard isNew else { return caller }
-    let handle = transport.startTransfer(request) { [weak self] result in
-      self?.land(flight, key: key, result: result)
+    var shared = request
+    shared.cancellation = flight.cancellation
+    Task { [transport] in
+      let result: Result<TransportResponse, TransportFailure>
+      do throws(TransportFailure) {
+        result = .success(
+          try await transport.send(shared).collected(within: shared.responseLimits))
+      } catch {
+        result = .failure(error)
+      }
+      self.land(flight, key: key, result: result)
     }
-    let abandoned = flights.withLock { _ in
-      flight.handle = handle
-      return flight.isAbandoned
-    }
-    if abandoned { handle.cancel() }
     return caller
   }
 
@@ -94,14 +108,14 @@ public final class CoalescingTransport: HTTPTransport {
 
   /// Called once a caller has cancelled; the last one out cancels the shared transfer.
   private func leave(_ flight: Flight, key: String) {
-    let handle: (any TransferHandle)? = flights.withLock { flights in
+    let abandoned = flights.withLock { flights -> Bool in
       flight.callers = flight.callers.filter { $0.value.isWaiting }
-      guard flight.callers.isEmpty, !flight.isAbandoned else { return nil }
+      guard flight.callers.isEmpty, !flight.isAbandoned else { return false }
       flight.isAbandoned = true
       if flights[key] === flight { flights[key] = nil }
-      return flight.handle
+      return true
     }
-    handle?.cancel()
+    if abandoned { flight.cancellation.cancel() }
   }
 
   private func closeFlights(for url: String) {

@@ -147,7 +147,7 @@ public final class HTTPCache: Sendable {
 
   /// RFC 9111 §4.4: a successful unsafe request makes what is stored for its URL, and for the
   /// same-origin `Location` and `Content-Location` it names, out of date.
-  func invalidate(after request: URLRequest, response: TransportResponse) {
+  func invalidate(after request: URLRequest, response: HTTPResponse) {
     guard let url = request.url, (200..<400).contains(response.statusCode)
     else { return }
     removeResponses(for: url)

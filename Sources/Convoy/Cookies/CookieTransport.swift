@@ -30,28 +30,16 @@ public struct CookieTransport: HTTPTransport {
     self.jar = jar
   }
 
-  /// Adds the jar's cookies, sends, and stores the answer's `Set-Cookie` fields.
-  public func startTransfer(
-    _ request: TransportRequest,
-    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
-  ) -> any TransferHandle {
-    let jar = self.jar
-    return transport.startTransfer(withCookies(request)) { result in
-      if case .success(let response) = result, let url = request.urlRequest.url {
-        jar.store(setCookieFields: response.headers.values(for: "Set-Cookie"), from: url)
-      }
-      completion(result)
+  /// Adds the jar's cookies, sends, and stores the answer's `Set-Cookie` fields before the
+  /// caller sees its head.
+  public nonisolated(nonsending) func send(_ request: TransportRequest)
+    async throws(TransportFailure) -> TransportAnswer
+  {
+    let answer = try await transport.send(withCookies(request))
+    if let url = request.urlRequest.url {
+      jar.store(setCookieFields: answer.head.headers.values(for: "Set-Cookie"), from: url)
     }
-  }
-
-  /// Adds the jar's cookies, and stores the head's `Set-Cookie` fields before the receiver
-  /// hears of it.
-  public func startStreamingTransfer(
-    _ request: TransportRequest, receiver: any TransferReceiver
-  ) -> any StreamingTransferHandle {
-    transport.startStreamingTransfer(
-      withCookies(request),
-      receiver: StoringReceiver(jar: jar, url: request.urlRequest.url, receiver: receiver))
+    return answer
   }
 
   private func withCookies(_ request: TransportRequest) -> TransportRequest {
@@ -63,32 +51,5 @@ public struct CookieTransport: HTTPTransport {
     request.urlRequest.setValue(
       own.map { "\($0); \(cookies)" } ?? cookies, forHTTPHeaderField: "Cookie")
     return request
-  }
-
-  private struct StoringReceiver: TransferReceiver {
-    let jar: CookieJar
-    let url: URL?
-    let receiver: any TransferReceiver
-
-    func transferDidReceiveHead(_ head: HTTPResponse) {
-      if let url { jar.store(setCookieFields: head.headers.values(for: "Set-Cookie"), from: url) }
-      receiver.transferDidReceiveHead(head)
-    }
-
-    func transferDidReceiveBody(_ bytes: Data) -> TransferFlow {
-      receiver.transferDidReceiveBody(bytes)
-    }
-
-    func transferDidSendBody(_ progress: TransferProgress) {
-      receiver.transferDidSendBody(progress)
-    }
-
-    func transferDidReceiveTrailers(_ trailers: HTTPHeaders) {
-      receiver.transferDidReceiveTrailers(trailers)
-    }
-
-    func transferDidComplete(_ result: Result<TransferMetrics, TransportFailure>) {
-      receiver.transferDidComplete(result)
-    }
   }
 }

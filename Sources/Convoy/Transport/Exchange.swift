@@ -11,11 +11,10 @@ import Foundation
 /// Every answer is a head and a body. A buffered call takes the body collected, within the
 /// deadline; a stream takes it flowing, the exchange ends with the head and the deadline with
 /// it (a stream may last for hours, and only the transport's idle limit bounds a silence).
-/// Upload progress is reported here and nowhere else, by the receiver that collects a body.
 ///
-/// The deadline is a timer armed once for all hops: when it fires, the call ends at once,
-/// whatever the transport is doing, and the transfer is cancelled behind it. Cancelling the
-/// awaiting task ends the call the same way. Either way the exchange resolves exactly once.
+/// The deadline is a timer armed once for all hops. When it fires, or the awaiting task is
+/// cancelled, the exchange trips the ``TransferCancellation`` every hop's request carries, and
+/// the transport ends its `send` at once: the exchange resolves exactly once.
 final class Exchange: Sendable {
   enum ExchangeFailure: Error {
     case transport(TransportFailure, TransportRequest)
@@ -28,7 +27,7 @@ final class Exchange: Sendable {
     /// Collected whole within the deadline.
     case whole
     /// Collected whole within the deadline, telling `uploadProgress` how much of the request
-    /// body went out (only the streaming side of a transport reports it).
+    /// body went out.
     case wholeReportingUpload(@Sendable (TransferProgress) -> Void)
     /// Left flowing into a buffer of `bufferCapacity` bytes once the head is in; a download's
     /// buffer spills to disk what a transport that cannot pause sends past its limit.
@@ -50,24 +49,17 @@ final class Exchange: Sendable {
     case settled
   }
 
-  private enum Step<Value: Sendable>: Sendable {
-    case arrived(Value)
-    case ended
-  }
-
   private struct State {
     var request: TransportRequest
     var ending: Ending?
-    /// Ends the hop being awaited, when something other than the transport ends the exchange.
-    var interrupt: (@Sendable () -> Void)?
-    /// Stops the current hop's transfer.
-    var stop: (@Sendable () -> Void)?
   }
 
   private let transport: any HTTPTransport
   private let policy: RedirectPolicy
   private let delivery: Delivery
   private let state: Locked<State>
+  /// Stops the hop in flight when the exchange ends early.
+  private let cancellation = TransferCancellation()
   /// Counts the redirects followed, for the call's metrics.
   private let metrics: CallMetricsRecorder?
 
@@ -93,13 +85,33 @@ final class Exchange: Sendable {
       request: request, transport: transport, policy: policy, delivery: delivery,
       metrics: metrics)
     let timer = clock.schedule(after: timeout) { exchange.end(.deadline) }
-    defer { timer.cancel() }
+    defer {
+      timer.cancel()
+      exchange.cancellation.retire()
+    }
     return await withTaskCancellationHandler {
       if Task.isCancelled { exchange.end(.cancelled) }
-      return await exchange.run(request)
+      return await exchange.run(exchange.prepared(request))
     } onCancel: {
       exchange.end(.cancelled)
     }
+  }
+
+  /// `request` as every hop sends it: with the exchange's cancellation and how its answer is
+  /// read.
+  private func prepared(_ request: TransportRequest) -> TransportRequest {
+    var request = request
+    request.cancellation = cancellation
+    switch delivery {
+    case .whole:
+      request.answerDelivery = .whole
+    case .wholeReportingUpload(let progress):
+      request.answerDelivery = .whole
+      request.uploadProgress = progress
+    case .streamed(let capacity, let spillsToDisk):
+      request.answerDelivery = .streamed(bufferSize: capacity, spillsToDisk: spillsToDisk)
+    }
+    return request
   }
 
   /// The redirect loop: one hop per request until the policy has no next one.
@@ -134,71 +146,34 @@ final class Exchange: Sendable {
 
   /// One hop: the transfer of `request` until its answer is in (whole, or its head for a
   /// stream), or the exchange ended.
+  ///
+  /// Never inlined, for the size of `run`'s async frame, which is taken whole when `run` is
+  /// entered and would otherwise hold this one's too.
+  @inline(never)
   nonisolated(nonsending) private func send(
     _ request: TransportRequest
   ) async -> Result<Answer, ExchangeFailure> {
     state.withLock { $0.request = request }
-    switch delivery {
-    case .whole:
-      let step = await hop { deliver in
-        let handle = transport.startTransfer(request, completion: deliver)
-        return { handle.cancel() }
+    do {
+      let answer = try await transport.send(request)
+      guard case .streamed(let capacity, let spillsToDisk) = delivery else {
+        let response = try await answer.collected(within: request.responseLimits)
+        // A transport that can stop early already did; this holds every transport to the limits.
+        if let violation = request.responseLimits.violation(by: response) {
+          return .failure(.transport(violation, request))
+        }
+        return .success(Answer(request: request, response: response, body: nil))
       }
-      return whole(step, for: request)
-    case .wholeReportingUpload(let progress):
-      let step = await hop { deliver in
-        let receiver = BufferingReceiver(uploadProgress: progress, completion: deliver)
-        let handle = transport.startStreamingTransfer(request, receiver: receiver)
-        return { handle.cancel() }
-      }
-      return whole(step, for: request)
-    case .streamed(let capacity, let spillsToDisk):
-      return await sendStreamed(request, capacity: capacity, spillsToDisk: spillsToDisk)
-    }
-  }
-
-  /// A streamed attempt: the answer as soon as its head arrived, its body still coming.
-  ///
-  /// A function of its own, and `hop` is never inlined, for the size of `send`'s async frame,
-  /// which is taken whole when `send` is entered: with both inlined it was 8.5 KB, allocated for
-  /// every attempt (a task's allocator takes a block of its own for a frame that large).
-  @inline(never)
-  nonisolated(nonsending) private func sendStreamed(
-    _ request: TransportRequest, capacity: Int, spillsToDisk: Bool
-  ) async -> Result<Answer, ExchangeFailure> {
-    // Stopping the buffer hands its reader a failure at once, so the head is awaited without
-    // an interruption of its own.
-    let body = StreamBuffer(capacity: capacity, spillsToDisk: spillsToDisk)
-    guard attach({ body.cancel() }) else { return .failure(failure()) }
-    body.start(request, on: transport)
-    switch await body.head() {
-    case .failure(let failure):
-      if isEnded || failure.kind == .cancelled { return .failure(self.failure()) }
-      return .failure(.transport(failure, request))
-    case .success(let head):
       let metrics = TransferMetrics(
         startDate: Date(), duration: 0, bytesReceived: 0, bytesSent: 0)
       return .success(
         Answer(
           request: request,
-          response: TransportResponse(head: head, data: Data(), metrics: metrics), body: body))
-    }
-  }
-
-  private func whole(
-    _ step: Step<Result<TransportResponse, TransportFailure>>, for request: TransportRequest
-  ) -> Result<Answer, ExchangeFailure> {
-    switch step {
-    case .ended:
-      return .failure(failure())
-    case .arrived(.failure(let failure)):
-      return .failure(.transport(failure, request))
-    case .arrived(.success(let response)):
-      // A transport that can stop early already did; this holds every transport to the limits.
-      if let violation = request.responseLimits.violation(by: response) {
-        return .failure(.transport(violation, request))
-      }
-      return .success(Answer(request: request, response: response, body: nil))
+          response: TransportResponse(head: answer.head, data: Data(), metrics: metrics),
+          body: StreamBuffer.reading(answer, capacity: capacity, spillsToDisk: spillsToDisk)))
+    } catch {
+      if isEnded || error.kind == .cancelled { return .failure(failure()) }
+      return .failure(.transport(error, request))
     }
   }
 
@@ -216,77 +191,22 @@ final class Exchange: Sendable {
     return .success(answer)
   }
 
-  /// Waits for what `begin` delivers, or for the exchange to end first. `begin` starts the
-  /// transfer and returns what stops it.
-  @inline(never)
-  nonisolated(nonsending) private func hop<Value: Sendable>(
-    _ begin: (@escaping @Sendable (Value) -> Void) -> @Sendable () -> Void
-  ) async -> Step<Value> {
-    await withCheckedContinuation { continuation in
-      let once = ResumeOnce(continuation)
-      let endedAlready = state.withLock { state -> Bool in
-        guard state.ending == nil else { return true }
-        state.interrupt = { once.resume(returning: .ended) }
-        return false
-      }
-      if endedAlready {
-        once.resume(returning: .ended)
-        return
-      }
-      if !attach(begin { once.resume(returning: .arrived($0)) }) {
-        once.resume(returning: .ended)
-      }
-    }
-  }
-
-  /// Keeps what stops the current transfer; stops it at once and returns `false` when the
-  /// exchange already ended.
-  private func attach(_ stop: @escaping @Sendable () -> Void) -> Bool {
-    let endedAlready = state.withLock { state -> Bool in
-      guard state.ending == nil else { return true }
-      state.stop = stop
-      return false
-    }
-    if endedAlready { stop() }
-    return !endedAlready
-  }
-
   private var isEnded: Bool { state.withLock { $0.ending != nil } }
 
-  /// Ends the exchange for `reason` unless it already ended: the awaited hop returns at once
-  /// and its transfer is stopped.
+  /// Ends the exchange for `reason` unless it already ended: the hop in flight is stopped and
+  /// its transport's `send` returns at once.
   private func end(_ reason: Ending) {
-    let (interrupt, stop) = state.withLock {
-      state -> ((@Sendable () -> Void)?, (@Sendable () -> Void)?) in
-      guard state.ending == nil else { return (nil, nil) }
+    let isFirst = state.withLock { state -> Bool in
+      guard state.ending == nil else { return false }
       state.ending = reason
-      defer { (state.interrupt, state.stop) = (nil, nil) }
-      return (state.interrupt, state.stop)
+      return true
     }
-    interrupt?()
-    stop?()
+    if isFirst { cancellation.cancel() }
   }
 
   /// Why the exchange ended without an answer.
   private func failure() -> ExchangeFailure {
     let (ending, request) = state.withLock { ($0.ending, $0.request) }
     return ending == .deadline ? .deadlinePassed(request) : .cancelled
-  }
-}
-
-/// A continuation resumed by whichever of several parties comes first; later calls do nothing.
-private final class ResumeOnce<Value: Sendable>: Sendable {
-  private let continuation: Locked<CheckedContinuation<Value, Never>?>
-
-  init(_ continuation: CheckedContinuation<Value, Never>) {
-    self.continuation = Locked(continuation)
-  }
-
-  func resume(returning value: Value) {
-    let taken = continuation.withLock { current in
-      defer { current = nil }
-      return current
-    }
-    taken?.resume(returning: value)
   }
 }

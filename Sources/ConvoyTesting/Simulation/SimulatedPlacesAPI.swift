@@ -33,8 +33,8 @@ import Foundation
 ///   carries on after that id. The token scenarios also refuse the feed's first reconnection
 ///   with 401, as if the token had expired while the stream ran.
 ///
-/// The photo and the feed need a token like the places endpoints, and stream when asked through
-/// ``startStreamingTransfer(_:receiver:)``: the body is made piece by piece as it is due, never
+/// The photo and the feed need a token like the places endpoints, and stream when asked for as
+/// streams (`AnswerDelivery.streamed`): the body is made piece by piece as it is due, never
 /// whole in memory, honouring the receiver's pauses; a dropped feed connection completes with
 /// `TransportFailure/Kind/networkConnectionLost`.
 ///
@@ -111,17 +111,22 @@ public final class SimulatedPlacesAPI: HTTPTransport {
   /// Every request received so far, in order.
   public var requests: [StubRequest] { routes.requests }
 
-  /// Answers from the simulated endpoints.
-  public func startTransfer(
-    _ request: TransportRequest,
-    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
-  ) -> any TransferHandle {
-    transport.startTransfer(request, completion: completion)
+  /// Answers from the simulated endpoints. The photo and the live feed, asked for as streams,
+  /// are made piece by piece as they are due; every other answer is made whole.
+  public nonisolated(nonsending) func send(_ request: TransportRequest)
+    async throws(TransportFailure) -> TransportAnswer
+  {
+    guard case .streamed = request.answerDelivery else {
+      return try await transport.send(request)
+    }
+    return try await CallbackTransfer.streamed(request) {
+      startStreamingTransfer(request, receiver: $0)
+    }
   }
 
-  /// Streams the photo and the live feed piece by piece as they are due; every other endpoint
-  /// is answered whole and then handed over in pieces.
-  public func startStreamingTransfer(_ request: TransportRequest, receiver: any TransferReceiver)
+  /// Streams the photo and the live feed piece by piece as they are due, honouring the
+  /// receiver's pauses; every other endpoint is answered whole and then handed over.
+  package func startStreamingTransfer(_ request: TransportRequest, receiver: any TransferReceiver)
     -> any StreamingTransferHandle
   {
     guard let (answer, matched) = behaviour.streamedAnswer(for: StubRequest(request)) else {

@@ -807,6 +807,35 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func HTTPTransport_24() async throws {
+    #sourceLocation(file: "Sources/Convoy/Transport/Seam/HTTPTransport.swift", line: 24)
+    struct HeaderStamping: HTTPTransport {
+      let wrapped: any HTTPTransport
+
+      func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportAnswer {
+        var request = request
+        request.urlRequest.setValue("convoy-docs", forHTTPHeaderField: "X-Client")
+        return try await wrapped.send(request)
+      }
+    }
+    #sourceLocation()
+  }
+
+  static func TransferCancellation_13() throws {
+    #sourceLocation(file: "Sources/Convoy/Transport/Seam/TransferCancellation.swift", line: 13)
+    let cancellation = TransferCancellation()
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/Transport/Seam/TransferCancellation.swift", line: 14)
+    var request = TransportRequest(urlRequest: URLRequest(url: URL(string: "https://example.com")!))
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/Transport/Seam/TransferCancellation.swift", line: 15)
+    request.cancellation = cancellation
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/Transport/Seam/TransferCancellation.swift", line: 16)
+    cancellation.cancel()  // a transfer of `request` stops, or never starts
+    #sourceLocation()
+  }
+
   static func TLSConfiguration_10() throws {
     #sourceLocation(file: "Sources/Convoy/Transport/TLS/TLSConfiguration.swift", line: 10)
     let caURL = URL(fileURLWithPath: "/etc/convoy/staging-ca.pem")

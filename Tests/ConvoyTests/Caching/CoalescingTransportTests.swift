@@ -7,44 +7,30 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// Counts how often the transfers it hands out are cancelled.
+/// Counts how often the transfers it sends are cancelled.
 private final class CancelCounting: HTTPTransport, @unchecked Sendable {
   let wrapped: any HTTPTransport
   let cancels = Locked(0)
 
   init(_ wrapped: any HTTPTransport) { self.wrapped = wrapped }
 
-  func startTransfer(
-    _ request: TransportRequest,
-    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
-  ) -> any TransferHandle {
-    Handle(inner: wrapped.startTransfer(request, completion: completion), cancels: cancels)
-  }
-
-  private struct Handle: TransferHandle {
-    let inner: any TransferHandle
-    let cancels: Locked<Int>
-    func cancel() {
-      cancels.withLock { $0 += 1 }
-      inner.cancel()
-    }
+  func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportAnswer {
+    request.cancellation.whenCancelled { [cancels] in cancels.withLock { $0 += 1 } }
+    return try await wrapped.send(request)
   }
 }
 
-/// Counts the transfers that were handed out: a caller counted has joined its flight.
+/// Counts the callers that reached the coalescing layer: each joins its flight before it first
+/// suspends.
 private final class Arrivals: HTTPTransport, @unchecked Sendable {
   let wrapped: any HTTPTransport
   let count = Locked(0)
 
   init(_ wrapped: any HTTPTransport) { self.wrapped = wrapped }
 
-  func startTransfer(
-    _ request: TransportRequest,
-    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
-  ) -> any TransferHandle {
-    let handle = wrapped.startTransfer(request, completion: completion)
+  func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportAnswer {
     count.withLock { $0 += 1 }
-    return handle
+    return try await wrapped.send(request)
   }
 }
 
@@ -110,7 +96,7 @@ private final class Arrivals: HTTPTransport, @unchecked Sendable {
     let stayer = Task { try await connection.execute(CachedGet()) }
     // Both callers are on the one flight.
     #expect(await eventually { arrivals.count.current == 2 })
-    #expect(slowerStub.requests.count == 1)
+    #expect(await eventually { slowerStub.requests.count == 1 })
     leaver.cancel()
     await #expect(throws: ServerConnectionError.cancelled) { try await leaver.value }
     clock.advance(by: 2)

@@ -29,6 +29,10 @@ private final class HeldTransport: HTTPTransport, @unchecked Sendable {
   var startedPaths: [String] { lock.withLock { started } }
   var peakInFlight: Int { lock.withLock { mostInFlight } }
 
+  func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportAnswer {
+    try await CallbackTransfer.whole(request) { startTransfer(request, completion: $0) }
+  }
+
   func startTransfer(
     _ request: TransportRequest,
     completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void

@@ -26,11 +26,8 @@ final class ScriptedStreamingTransport: HTTPTransport, @unchecked Sendable {
   /// Every request received, in order.
   var requests: [TransportRequest] { lock.withLock { sent } }
 
-  func startTransfer(
-    _ request: TransportRequest,
-    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
-  ) -> any TransferHandle {
-    fatalError("only streamed transfers are scripted")
+  func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportAnswer {
+    try await CallbackTransfer.streamed(request) { startStreamingTransfer(request, receiver: $0) }
   }
 
   func startStreamingTransfer(_ request: TransportRequest, receiver: any TransferReceiver)

@@ -28,6 +28,10 @@ private final class HeldTransport: HTTPTransport, @unchecked Sendable {
 
   var startedPaths: [String] { held.current.map(\.path) }
 
+  func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportAnswer {
+    try await CallbackTransfer.whole(request) { startTransfer(request, completion: $0) }
+  }
+
   func startTransfer(
     _ request: TransportRequest,
     completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
@@ -176,7 +180,8 @@ private final class HeldTransport: HTTPTransport, @unchecked Sendable {
     let results = Locked<[Int: Bool]>([:])
     let bothAnswered = AsyncStream<Void>.makeStream()
     for caller in 0..<2 {
-      _ = coalescing.startTransfer(request) { result in
+      // Joined in order, as `send` joins before it first suspends.
+      _ = coalescing.join(request) { result in
         let isCoalesced = (try? result.get())?.metrics.isCoalesced ?? false
         let count = results.withLock { results in
           results[caller] = isCoalesced
@@ -185,7 +190,8 @@ private final class HeldTransport: HTTPTransport, @unchecked Sendable {
         if count == 2 { bothAnswered.continuation.finish() }
       }
     }
-    #expect(held.startedPaths == ["x"])
+    // The shared transfer starts in a task of its own.
+    #expect(await eventually { held.startedPaths == ["x"] })
     held.answer("x")
     for await _ in bothAnswered.stream {}
     #expect(results.current == [0: false, 1: true])

@@ -12,9 +12,7 @@ import Testing
   @Test func pausesWhenFullAndResumesOnceTheReaderTookHalf() async throws {
     let handle = RecordingHandle()
     let buffer = StreamBuffer(capacity: 4096)
-    buffer.start(
-      TransportRequest(urlRequest: URLRequest(url: URL(string: "http://127.0.0.1/")!)),
-      on: HandingOutTransport(handle: handle))
+    buffer.start { handle }
     buffer.transferDidReceiveHead(HTTPResponse(statusCode: 200, url: nil, headers: [:]))
     let piece = Data(repeating: 1, count: 1024)
     #expect(buffer.transferDidReceiveBody(piece) == .proceed)
@@ -35,9 +33,7 @@ import Testing
   @Test func aTransportThatCannotPauseEndsTheStreamInsteadOfGrowing() async throws {
     let handle = RecordingHandle()
     let buffer = StreamBuffer(capacity: 1024)
-    buffer.start(
-      TransportRequest(urlRequest: URLRequest(url: URL(string: "http://127.0.0.1/")!)),
-      on: HandingOutTransport(handle: handle))
+    buffer.start { handle }
     let piece = Data(repeating: 2, count: 64 << 10)
     var offered = 0
     // Ignores every pause, as FoundationNetworking must.
@@ -66,9 +62,7 @@ import Testing
       buffer?.transferDidComplete(
         .failure(TransportFailure(kind: .cancelled, detail: "cancelled by the caller")))
     }
-    buffer.start(
-      TransportRequest(urlRequest: URLRequest(url: URL(string: "http://127.0.0.1/")!)),
-      on: HandingOutTransport(handle: handle))
+    buffer.start { handle }
     let piece = Data(repeating: 3, count: 64 << 10)
     var offered = 0
     while offered < 128, handle.cancels == 0 {
@@ -89,9 +83,7 @@ import Testing
   @Test func aCancelledReaderGetsNoMoreBufferedBytesAndTheTransferStops() async throws {
     let handle = RecordingHandle()
     let buffer = StreamBuffer(capacity: 1 << 20)
-    buffer.start(
-      TransportRequest(urlRequest: URLRequest(url: URL(string: "http://127.0.0.1/")!)),
-      on: HandingOutTransport(handle: handle))
+    buffer.start { handle }
     // Pieces already waiting, as when the network outran a reader on a loaded machine.
     for _ in 0..<4 { _ = buffer.transferDidReceiveBody(Data(repeating: 4, count: 1024)) }
     let reader = Task {
@@ -116,9 +108,7 @@ import Testing
   @Test func aBufferThatSpillsToDiskNeverRefusesAReaderAndKeepsTheOrder() async throws {
     let handle = RecordingHandle()
     let buffer = StreamBuffer(capacity: 1024, spillsToDisk: true)
-    buffer.start(
-      TransportRequest(urlRequest: URLRequest(url: URL(string: "http://127.0.0.1/")!)),
-      on: HandingOutTransport(handle: handle))
+    buffer.start { handle }
     // Each piece tells its place, so a piece out of order or lost shows.
     let piece = { (index: Int) in Data(repeating: UInt8(index % 251), count: 64 << 10) }
     var sent = Data()
@@ -150,9 +140,7 @@ import Testing
   @Test func aStreamBufferWithoutSpillingStillRefusesTheSameFlood() async throws {
     let handle = RecordingHandle()
     let buffer = StreamBuffer(capacity: 1024)
-    buffer.start(
-      TransportRequest(urlRequest: URLRequest(url: URL(string: "http://127.0.0.1/")!)),
-      on: HandingOutTransport(handle: handle))
+    buffer.start { handle }
     for _ in 0..<128 { _ = buffer.transferDidReceiveBody(Data(count: 64 << 10)) }
     #expect(handle.cancels == 1)
   }
@@ -181,23 +169,5 @@ private final class RecordingHandle: StreamingTransferHandle, @unchecked Sendabl
       return cancelAction
     }
     action?()
-  }
-}
-
-/// A transport that only hands out the given handle, so a test can play the transport's part.
-private struct HandingOutTransport: HTTPTransport {
-  let handle: RecordingHandle
-
-  func startTransfer(
-    _ request: TransportRequest,
-    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
-  ) -> any TransferHandle {
-    handle
-  }
-
-  func startStreamingTransfer(_ request: TransportRequest, receiver: any TransferReceiver)
-    -> any StreamingTransferHandle
-  {
-    handle
   }
 }

@@ -142,17 +142,12 @@ final class ConcurrencyMeter: HTTPTransport, @unchecked Sendable {
 
   var peak: Int { lock.withLock { maximum } }
 
-  func startTransfer(
-    _ request: TransportRequest,
-    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
-  ) -> any TransferHandle {
+  func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportAnswer {
     lock.withLock {
       current += 1
       maximum = max(maximum, current)
     }
-    return stub.startTransfer(request) { [self] result in
-      lock.withLock { current -= 1 }
-      completion(result)
-    }
+    defer { lock.withLock { current -= 1 } }
+    return try await stub.send(request)
   }
 }

@@ -88,9 +88,32 @@
       return nil
     }
 
+    /// Sends `request` on the transport's thread: a body read whole is collected by libcurl's
+    /// callbacks straight into one buffer; a streamed one is handed over as libcurl reads it. A
+    /// reader that pauses makes libcurl stop reading from the socket (the bytes it already holds
+    /// wait inside libcurl), so the server is slowed down by TCP or HTTP/2 flow control instead of
+    /// memory growing.
+    public nonisolated(nonsending) func send(_ request: TransportRequest)
+      async throws(TransportFailure) -> TransportAnswer
+    {
+      switch request.answerDelivery {
+      case .whole where request.uploadProgress == nil:
+        try await CallbackTransfer.whole(request) { startTransfer(request, completion: $0) }
+      case .whole:
+        try await CallbackTransfer.collected(request) {
+          startStreamingTransfer(request, receiver: $0)
+        }
+      case .streamed:
+        try await CallbackTransfer.streamed(request) {
+          startStreamingTransfer(request, receiver: $0)
+        }
+      }
+    }
+
     /// Configures an easy handle for `request` on the calling thread and hands it to the
-    /// transport's thread.
-    public func startTransfer(
+    /// transport's thread; `completion` gets the whole answer. `package` for the benchmark that
+    /// measures the transport beneath its `send`.
+    package func startTransfer(
       _ request: TransportRequest,
       completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> any TransferHandle {
@@ -99,11 +122,8 @@
       }
     }
 
-    /// Streams the answer to `receiver`: the head as soon as it is complete, then the body as
-    /// libcurl reads it. A receiver that pauses makes libcurl stop reading from the socket (the
-    /// bytes it already holds wait inside libcurl), so the server is slowed down by TCP or
-    /// HTTP/2 flow control instead of memory growing.
-    public func startStreamingTransfer(
+    /// Starts `request`, handing the answer to `receiver` as libcurl reads it.
+    func startStreamingTransfer(
       _ request: TransportRequest, receiver: any TransferReceiver
     ) -> any StreamingTransferHandle {
       start(request, consumer: .streamed(receiver)) { failure in

@@ -1,20 +1,8 @@
 import Foundation
 
-extension HTTPTransport {
-  /// Receives the whole answer, then hands it to `receiver` in pieces of at most 64 KiB,
-  /// honouring its pauses: streaming for transports that can only buffer (stubs, decorators).
-  public func startStreamingTransfer(_ request: TransportRequest, receiver: any TransferReceiver)
-    -> any StreamingTransferHandle
-  {
-    let replay = BufferedStreamingTransfer(receiver: receiver)
-    let inner = startTransfer(request) { replay.deliver($0) }
-    replay.attach(inner)
-    return replay
-  }
-}
-
-/// Replays a buffered answer to a ``TransferReceiver`` as if it streamed.
-final class BufferedStreamingTransfer: StreamingTransferHandle, @unchecked Sendable {
+/// Replays a buffered answer to a ``TransferReceiver`` as if it streamed: in pieces of at most
+/// 64 KiB, honouring the receiver's pauses.
+package final class BufferedStreamingTransfer: StreamingTransferHandle, @unchecked Sendable {
   private static let pieceSize = 64 << 10
 
   private let receiver: any TransferReceiver
@@ -28,11 +16,11 @@ final class BufferedStreamingTransfer: StreamingTransferHandle, @unchecked Senda
   private var isResumeRequested = false
   private var isOver = false
 
-  init(receiver: any TransferReceiver) {
+  package init(receiver: any TransferReceiver) {
     self.receiver = receiver
   }
 
-  func attach(_ handle: any TransferHandle) {
+  package func attach(_ handle: any TransferHandle) {
     let cancelledAlready = lock.withLock {
       inner = handle
       return isOver && pending == nil
@@ -40,7 +28,7 @@ final class BufferedStreamingTransfer: StreamingTransferHandle, @unchecked Senda
     if cancelledAlready { handle.cancel() }
   }
 
-  func deliver(_ result: Result<TransportResponse, TransportFailure>) {
+  package func deliver(_ result: Result<TransportResponse, TransportFailure>) {
     switch result {
     case .failure(let failure):
       guard claimEnd() else { return }
@@ -59,7 +47,7 @@ final class BufferedStreamingTransfer: StreamingTransferHandle, @unchecked Senda
     }
   }
 
-  func resumeReceiving() {
+  package func resumeReceiving() {
     let shouldPump = lock.withLock { () -> Bool in
       if isDelivering {
         isResumeRequested = true
@@ -73,7 +61,7 @@ final class BufferedStreamingTransfer: StreamingTransferHandle, @unchecked Senda
     if shouldPump { pump() }
   }
 
-  func cancel() {
+  package func cancel() {
     let (handle, wasOver) = lock.withLock { () -> ((any TransferHandle)?, Bool) in
       defer {
         isOver = true

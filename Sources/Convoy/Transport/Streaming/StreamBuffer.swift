@@ -52,14 +52,31 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
     self.overflowLimit = self.capacity + max(self.capacity, 4 << 20)
   }
 
-  /// Starts the transfer on `transport`, feeding this buffer.
-  func start(_ request: TransportRequest, on transport: any HTTPTransport) {
-    let handle = transport.startStreamingTransfer(request, receiver: self)
+  /// Starts the transfer with `begin`, which feeds this buffer and returns the transfer's handle.
+  func start(_ begin: () -> any StreamingTransferHandle) {
+    let handle = begin()
     let isOver = lock.withLock {
       self.handle = handle
       return end != nil
     }
     if isOver { handle.cancel() }
+  }
+
+  /// The buffer `answer`'s body flows into: its own when a transport streamed it, else one
+  /// holding the whole body, already ended.
+  static func reading(_ answer: TransportAnswer, capacity: Int, spillsToDisk: Bool) -> StreamBuffer
+  {
+    switch answer.body.storage {
+    case .flowing(let buffer):
+      return buffer
+    case .complete(let data, let metrics, let trailers):
+      let buffer = StreamBuffer(capacity: max(capacity, data.count), spillsToDisk: spillsToDisk)
+      buffer.transferDidReceiveHead(answer.head)
+      if !data.isEmpty { _ = buffer.transferDidReceiveBody(data) }
+      if !trailers.isEmpty { buffer.transferDidReceiveTrailers(trailers) }
+      buffer.transferDidComplete(.success(metrics))
+      return buffer
+    }
   }
 
   /// Stops the transfer; a reader waiting or reading later gets ``TransportFailure/Kind/cancelled``
@@ -106,6 +123,14 @@ final class StreamBuffer: TransferReceiver, @unchecked Sendable {
       return end
     }
     if let ended { action(ended) }
+  }
+
+  /// The transfer's metrics once the body has ended, `nil` before and after a failure.
+  var metrics: TransferMetrics? {
+    lock.withLock {
+      guard case .success(let metrics) = end else { return nil }
+      return metrics
+    }
   }
 
   /// Body bytes handed to the reader so far.

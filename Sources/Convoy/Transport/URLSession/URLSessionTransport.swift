@@ -86,22 +86,39 @@ public final class URLSessionTransport: HTTPTransport {
     DispatchQueue.global().async { session.invalidateAndCancel() }
   }
 
-  /// Sends the request with a data task, or an upload task when the body is a file, whose
-  /// events the session's delegate collects into one answer (`BufferingReceiver`): only the
-  /// delegate sees the head of an answer whose body then fails.
-  public func startTransfer(
+  /// Sends `request` with a data task, or an upload task when the body is a file. A body read
+  /// whole is collected from the session's delegate events into one answer
+  /// (`BufferingReceiver`): only the delegate sees the head of an answer whose body then fails.
+  /// A streamed one is handed over as it arrives; pausing suspends the task, and
+  /// FoundationNetworking then stops reading from the connection until it is resumed.
+  public nonisolated(nonsending) func send(_ request: TransportRequest)
+    async throws(TransportFailure) -> TransportAnswer
+  {
+    switch request.answerDelivery {
+    case .whole:
+      try await CallbackTransfer.whole(request) { startTransfer(request, completion: $0) }
+    case .streamed:
+      try await CallbackTransfer.streamed(request) {
+        startStreamingTransfer(request, receiver: $0)
+      }
+    }
+  }
+
+  /// Starts `request`, collecting the whole answer for `completion`.
+  func startTransfer(
     _ request: TransportRequest,
     completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
   ) -> any TransferHandle {
     // The body limit is checked as the body arrives: FoundationNetworking would otherwise hold
     // an endless body until memory runs out.
-    let receiver = BufferingReceiver(limits: request.responseLimits, completion: completion)
+    let receiver = BufferingReceiver(
+      limits: request.responseLimits, uploadProgress: request.uploadProgress,
+      completion: completion)
     return start(request, receiver: receiver) { receiver.attach($0) }
   }
 
-  /// Streams the answer to `receiver` through the session's delegate. Pausing suspends the
-  /// task; FoundationNetworking then stops reading from the connection until it is resumed.
-  public func startStreamingTransfer(
+  /// Starts `request`, handing the answer to `receiver` as it arrives.
+  func startStreamingTransfer(
     _ request: TransportRequest, receiver: any TransferReceiver
   ) -> any StreamingTransferHandle {
     start(request, receiver: receiver) { _ in }

@@ -29,7 +29,7 @@ private func printFeed(from connection: ServerConnection) async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Streaming.md", line: 107)
+#sourceLocation(file: "Docs/Streaming.md", line: 108)
 private func follow(_ connection: ServerConnection) async throws {
   for try await event in connection.events(FeedRequest()) where event.type == "update" {
     print(event.id ?? "-", event.data)
@@ -37,7 +37,7 @@ private func follow(_ connection: ServerConnection) async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Streaming.md", line: 144)
+#sourceLocation(file: "Docs/Streaming.md", line: 145)
 private func follow<Body: AsyncSequence>(_ body: Body) async throws where Body.Element == Data {
   for try await event in body.serverSentEvents where event.type == "update" {
     print(event.id ?? "-", event.data)
@@ -45,14 +45,14 @@ private func follow<Body: AsyncSequence>(_ body: Body) async throws where Body.E
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Streaming.md", line: 177)
+#sourceLocation(file: "Docs/Streaming.md", line: 178)
 private struct Update: Decodable {
   var id: Int
   var name: String
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Streaming.md", line: 182)
+#sourceLocation(file: "Docs/Streaming.md", line: 183)
 private func names<Body: AsyncSequence>(in body: Body) async throws -> [String]
 where Body.Element == Data {
   var names: [String] = []

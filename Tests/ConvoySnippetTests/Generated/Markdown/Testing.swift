@@ -47,14 +47,14 @@ private let routes = StubRoutes()
 private let transport = StubTransport(routes: routes)
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Testing.md", line: 366)
+#sourceLocation(file: "Docs/Testing.md", line: 363)
 private struct Harbour: Codable, Sendable, Equatable {
   var id: Int
   var name: String
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Testing.md", line: 370)
+#sourceLocation(file: "Docs/Testing.md", line: 367)
 private struct HarbourRequest: RequestDescribing {
   typealias Response = JSONResponse<Harbour>
   var id: Int
@@ -96,16 +96,13 @@ private final class SimulatedShop: HTTPTransport {
     }
   }
 
-  func startTransfer(
-    _ request: TransportRequest,
-    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
-  ) -> any TransferHandle {
-    transport.startTransfer(request, completion: completion)
+  func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportAnswer {
+    try await transport.send(request)
   }
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Testing.md", line: 491)
+#sourceLocation(file: "Docs/Testing.md", line: 488)
 private struct ServiceStatus: RequestDescribing {
   typealias Response = EmptyResponse
   var method: HTTPMethod { .get }
@@ -113,7 +110,7 @@ private struct ServiceStatus: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Testing.md", line: 497)
+#sourceLocation(file: "Docs/Testing.md", line: 494)
 private func aRetryAfterWaitsForTheTestClock() async throws {
   let clock = TestClock()
   let transport = StubTransport { _ in .status(503, headers: ["Retry-After": "20"]) }
@@ -229,35 +226,35 @@ private func testingStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Testing.md", line: 381)
+    #sourceLocation(file: "Docs/Testing.md", line: 378)
     let server = try await MockServer.started()
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 382)
+    #sourceLocation(file: "Docs/Testing.md", line: 379)
     server.route(.get, "/harbours/7", answer: .json(Harbour(id: 7, name: "Kettle Cove")))
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 383)
+    #sourceLocation(file: "Docs/Testing.md", line: 380)
     server.enqueue(MockAnswer.text("late").with(fault: .hangUpAfterBodyBytes(2)))
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 385)
+    #sourceLocation(file: "Docs/Testing.md", line: 382)
     // One line per endpoint: the request, where it goes, what it must end in.
     await expect(HarbourRequest(id: 7), on: server, succeedsWith: Harbour(id: 7, name: "Kettle Cove"))
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 387)
+    #sourceLocation(file: "Docs/Testing.md", line: 384)
     await expect(HarbourRequest(id: 8), on: server, failsWith: .serverUnreachable)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 389)
+    #sourceLocation(file: "Docs/Testing.md", line: 386)
     let sent = try await server.takeRequest()       // the first request, in arrival order
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 390)
+    #sourceLocation(file: "Docs/Testing.md", line: 387)
     #expect(sent.path == "/harbours/7")
     #sourceLocation()
-    #sourceLocation(file: "Docs/Testing.md", line: 391)
+    #sourceLocation(file: "Docs/Testing.md", line: 388)
     await server.shutdown()
     #sourceLocation()
   }
 }
 
-#sourceLocation(file: "Docs/Testing.md", line: 319)
+#sourceLocation(file: "Docs/Testing.md", line: 316)
 @Suite struct ShopSimulatorSample {
   struct Product: Decodable, Sendable, Equatable {
     var id: Int
@@ -293,7 +290,7 @@ private func testingStatements() async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Testing.md", line: 396)
+#sourceLocation(file: "Docs/Testing.md", line: 393)
 @Suite struct MockServerSample {
   @Test func harboursAreServedAndADroppedBodyIsReported() async throws {
     let server = try await MockServer.started()
@@ -314,7 +311,7 @@ private func testingStatements() async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Testing.md", line: 519)
+#sourceLocation(file: "Docs/Testing.md", line: 516)
 @Suite struct TestClockSample {
   @Test func theRetryAfterSampleWaitsForTheTestClock() async throws {
     try await aRetryAfterWaitsForTheTestClock()

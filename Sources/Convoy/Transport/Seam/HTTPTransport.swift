@@ -4,36 +4,45 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// Moves one HTTP exchange over the network: one request out, one answer back.
+/// Moves one HTTP exchange over the network: a request head and body out, an answer's head and
+/// body back, both ways streaming.
+///
+/// A transport is one function: ``send(_:)`` sends ``TransportRequest/urlRequest``'s head, then
+/// its body (in memory, from ``TransportRequest/bodyFileURL``, or produced as it is sent by
+/// ``TransportRequest/bodyStream``), and returns a ``TransportAnswer`` once the answer's head has
+/// arrived; the answer's ``TransportBody`` is read after that, while the request body may still be
+/// going out (full duplex). A slow server pauses the request body's source; a slow reader pauses
+/// the answer.
 ///
 /// A transport follows no redirects (it hands 3xx answers back as they are; Convoy's
 /// ``RedirectPolicy`` decides), retries nothing and judges no status: those rules live once,
-/// above the transport, so every transport behaves the same. It is also the test seam:
-/// `ConvoyTesting`'s stub transport conforms to it.
+/// above the transport, so every transport behaves the same. Decorators (``CachingTransport``,
+/// ``CookieTransport``, ``CoalescingTransport``) wrap another transport's `send`. It is also the
+/// test seam: `ConvoyTesting`'s stub transport conforms to it.
+///
+/// ```swift
+/// struct HeaderStamping: HTTPTransport {
+///   let wrapped: any HTTPTransport
+///
+///   func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportAnswer {
+///     var request = request
+///     request.urlRequest.setValue("convoy-docs", forHTTPHeaderField: "X-Client")
+///     return try await wrapped.send(request)
+///   }
+/// }
+/// ```
 public protocol HTTPTransport: Sendable {
-  /// Starts sending `request`.
+  /// Sends `request` and returns its answer once the answer's head has arrived.
   ///
-  /// - Parameters:
-  ///   - request: What to send.
-  ///   - completion: Called exactly once, on any thread: with the answer, or with a
-  ///     ``TransportFailure`` (kind ``TransportFailure/Kind/cancelled`` after `cancel()`).
-  /// - Returns: A handle that cancels the transfer.
-  func startTransfer(
-    _ request: TransportRequest,
-    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
-  ) -> any TransferHandle
-
-  /// Starts sending `request` and hands the answer to `receiver` as it arrives: the head once it
-  /// is complete, then the body piece by piece, pausing while the receiver asks it to.
+  /// ``TransportRequest/answerDelivery`` says whether the caller will read the body whole (the
+  /// transport may then return once all of it has arrived) or as a stream. The transport stops
+  /// the transfer and throws ``TransportFailure/Kind/cancelled`` at once when
+  /// ``TransportRequest/cancellation`` is tripped or the calling task is cancelled, before or
+  /// after the head: Convoy's deadline for the call relies on it.
   ///
-  /// Memory stays bounded by what the receiver keeps, however long the body. The default
-  /// implementation, for transports that can only buffer, receives the whole answer with
-  /// ``startTransfer(_:completion:)`` and then delivers it in pieces.
-  ///
-  /// - Returns: A handle that cancels the transfer (the receiver is then told
-  ///   ``TransportFailure/Kind/cancelled``) or resumes a paused one.
-  func startStreamingTransfer(_ request: TransportRequest, receiver: any TransferReceiver)
-    -> any StreamingTransferHandle
+  /// - Throws: ``TransportFailure`` when no answer's head arrived.
+  nonisolated(nonsending) func send(_ request: TransportRequest) async throws(TransportFailure)
+    -> TransportAnswer
 }
 
 /// Cancels one transfer.
@@ -41,6 +50,18 @@ public protocol TransferHandle: Sendable {
   /// Stops the transfer; its completion reports ``TransportFailure/Kind/cancelled`` unless it
   /// already completed. Calling it more than once is harmless.
   func cancel()
+}
+
+/// How a caller will read an answer's body, so that a transport can deliver it the cheapest way.
+public enum AnswerDelivery: Sendable, Hashable {
+  /// Read whole, with no use for the pieces before the end: a transport may collect the body
+  /// itself and hand it over complete.
+  case whole
+  /// Read as it arrives, with at most `bufferSize` bytes waiting for the reader before the
+  /// transfer is paused. `spillsToDisk` lets a transport that cannot pause write what is past its
+  /// overflow limit to a temporary file instead of failing with
+  /// ``TransportFailure/Kind/readerTooSlow`` (a download, whose reader must never be refused).
+  case streamed(bufferSize: Int, spillsToDisk: Bool = false)
 }
 
 /// What a transport sends.
@@ -63,12 +84,21 @@ public struct TransportRequest: Sendable {
   /// How large an answer may be; a transport that can stop a transfer early stops it when a
   /// limit is passed, and Convoy checks every complete answer against them.
   public var responseLimits: ResponseLimits
+  /// Whether the answer's body will be read whole or as a stream.
+  public var answerDelivery: AnswerDelivery
+  /// Told how much of the request body went out, when a transport can tell: bytes sent so far
+  /// and, when known, in all. Called on the transport's thread; it must return quickly.
+  public var uploadProgress: (@Sendable (TransferProgress) -> Void)?
+  /// Tripped when the exchange must stop early; the transport stops the transfer then.
+  public var cancellation: TransferCancellation
 
   /// Creates a transport request.
   public init(
     urlRequest: URLRequest, bodyFileURL: URL? = nil, bodyStream: StreamedBody? = nil,
     idleTimeout: TimeInterval = 60, isBodyReplayable: Bool = true,
-    responseLimits: ResponseLimits = ResponseLimits()
+    responseLimits: ResponseLimits = ResponseLimits(), answerDelivery: AnswerDelivery = .whole,
+    uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
+    cancellation: TransferCancellation = TransferCancellation()
   ) {
     self.urlRequest = urlRequest
     self.bodyFileURL = bodyFileURL
@@ -76,6 +106,9 @@ public struct TransportRequest: Sendable {
     self.idleTimeout = idleTimeout
     self.isBodyReplayable = isBodyReplayable
     self.responseLimits = responseLimits
+    self.answerDelivery = answerDelivery
+    self.uploadProgress = uploadProgress
+    self.cancellation = cancellation
   }
 }
 

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The transport protocol of Convoy 0.x, kept for one release so that a custom transport written
+/// against it still compiles: it gets ``HTTPTransport/send(_:)`` from its two callback methods.
+///
+/// To migrate, implement `send(_:)` and drop the conformance to this protocol (CHANGELOG.md
+/// shows how). A transport on this protocol cannot send a streamed request body unless its
+/// methods read ``TransportRequest/bodyStream``.
+@available(
+  *, deprecated,
+  message: "implement HTTPTransport.send(_:) instead; CHANGELOG.md has a migration note"
+)
+public protocol CallbackHTTPTransport: HTTPTransport {
+  /// Starts sending `request`.
+  ///
+  /// - Parameters:
+  ///   - request: What to send.
+  ///   - completion: Called exactly once, on any thread: with the answer, or with a
+  ///     ``TransportFailure`` (kind ``TransportFailure/Kind/cancelled`` after `cancel()`).
+  /// - Returns: A handle that cancels the transfer.
+  func startTransfer(
+    _ request: TransportRequest,
+    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+  ) -> any TransferHandle
+
+  /// Starts sending `request` and hands the answer to `receiver` as it arrives: the head once it
+  /// is complete, then the body piece by piece, pausing while the receiver asks it to.
+  ///
+  /// The default implementation receives the whole answer with
+  /// ``startTransfer(_:completion:)`` and then delivers it in pieces.
+  func startStreamingTransfer(_ request: TransportRequest, receiver: any TransferReceiver)
+    -> any StreamingTransferHandle
+}
+
+@available(
+  *, deprecated,
+  message: "implement HTTPTransport.send(_:) instead; CHANGELOG.md has a migration note"
+)
+extension CallbackHTTPTransport {
+  /// Receives the whole answer, then hands it to `receiver` in pieces of at most 64 KiB,
+  /// honouring its pauses.
+  public func startStreamingTransfer(_ request: TransportRequest, receiver: any TransferReceiver)
+    -> any StreamingTransferHandle
+  {
+    let replay = BufferedStreamingTransfer(receiver: receiver)
+    let inner = startTransfer(request) { replay.deliver($0) }
+    replay.attach(inner)
+    return replay
+  }
+
+  /// Sends `request` through ``startTransfer(_:completion:)`` when the answer is read whole
+  /// without upload progress, else through ``startStreamingTransfer(_:receiver:)``.
+  public nonisolated(nonsending) func send(_ request: TransportRequest)
+    async throws(TransportFailure) -> TransportAnswer
+  {
+    if request.answerDelivery == .whole, request.uploadProgress == nil {
+      return try await CallbackTransfer.whole(request) { startTransfer(request, completion: $0) }
+    }
+    return try await CallbackTransfer.streamed(request) {
+      startStreamingTransfer(request, receiver: $0)
+    }
+  }
+}
