@@ -81,6 +81,11 @@ public final class StubTransport: HTTPTransport {
     log.withLock { $0.append(request) }
     let startDate = Date()
     let stubRequest = StubRequest(request)
+    if let progress = request.uploadProgress, !stubRequest.body.isEmpty {
+      // The whole body was taken at once, as a server reading it would.
+      let sent = Int64(stubRequest.body.count)
+      progress(TransferProgress(completedBytes: sent, totalBytes: sent))
+    }
     let outcome = StubOutcome(respond(stubRequest), for: stubRequest)
     let delivery = StubDelivery(.receiverOutsideLock) { result in
       completion(

@@ -43,7 +43,7 @@ final class StubUpload: TransferHandle {
     let reading = Task {
       let collected: Result<Data, TransportFailure>
       do throws(TransportFailure) {
-        collected = .success(try await read(body))
+        collected = .success(try await read(body, progress: request.uploadProgress))
       } catch {
         collected = .failure(error)
       }
@@ -76,7 +76,11 @@ final class StubUpload: TransferHandle {
     completion(.failure(TransportFailure(kind: .cancelled, detail: "cancelled")))
   }
 
-  private static func read(_ body: StreamedBody) async throws(TransportFailure) -> Data {
+  /// Reads `body` whole, telling `progress` how much was read as a transport tells how much it
+  /// sent.
+  private static func read(
+    _ body: StreamedBody, progress: (@Sendable (TransferProgress) -> Void)?
+  ) async throws(TransportFailure) -> Data {
     let stream = try body.open()
     defer { stream.cancel() }
     var bytes = Data()
@@ -90,6 +94,7 @@ final class StubUpload: TransferHandle {
           kind: .requestBodyFailed,
           detail: "a stub reads at most \(maximumBodySize) bytes of a streamed body")
       }
+      progress?(TransferProgress(completedBytes: Int64(bytes.count), totalBytes: body.length))
     }
     return bytes
   }

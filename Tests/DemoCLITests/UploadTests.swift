@@ -45,6 +45,37 @@ struct UploadTests {
     #expect(result.stderr.contains("it can be sent only once"))
   }
 
+  /// Each slow answer takes 1.5 s after the whole body was read, so the bar stands at 100%.
+  @Test func aTerminalShowsAProgressBar() async throws {
+    let sandbox = try DemoCLISandbox()
+    #expect(try await sandbox.run("login", "--simulate").status == 0)
+    let file = sandbox.directory.appendingPathComponent("notes.bin")
+    try Data(count: 2_000_000).write(to: file)
+    let terminal = try PseudoTerminal()
+    let running = try sandbox.start(
+      ["upload", file.path, "--simulate", "--scenario", "slow"], terminal: terminal)
+    #expect(await terminal.read(until: "Uploading \(file.path) [####################] 100%"))
+    let result = await running.result()
+    #expect(result.status == 0)
+    #expect(await terminal.read(until: "Uploaded \(file.path) (2 MB)"))
+  }
+
+  /// Standard input on a terminal stays open until Ctrl-D: Ctrl-C stops the upload half-sent,
+  /// and nothing is reported as uploaded.
+  @Test func ctrlCStopsAnUploadOfStandardInput() async throws {
+    let sandbox = try DemoCLISandbox()
+    #expect(try await sandbox.run("login", "--simulate").status == 0)
+    let terminal = try PseudoTerminal()
+    let running = try sandbox.start(["upload", "-", "--simulate"], terminal: terminal)
+    terminal.type("the first line of a log that is still being written\n")
+    // The bar counts what was read so far (the total is unknown).
+    #expect(await terminal.read(until: "Uploading standard input 52 bytes"))
+    running.interrupt()
+    let result = await running.result()
+    #expect(result.status == 130)
+    #expect(!terminal.transcript.contains("Uploaded"))
+  }
+
   @Test func aMissingFileIsAUsageError() async throws {
     let sandbox = try DemoCLISandbox()
     let result = try await sandbox.run("upload", "/nonexistent/notes.txt", "--simulate")
