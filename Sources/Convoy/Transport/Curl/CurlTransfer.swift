@@ -346,9 +346,11 @@
           throw TransportFailure(kind: .fileUnreadable, detail: "cannot open the body file")
         }
         bodyFile = descriptor
-        bytesSent = Int(status.st_size)
+        // Counted as libcurl reads the file: a server that answers early stops the upload, and
+        // the metrics must not claim the rest went out.
+        reportsUpload = true
         setLong(CurlConstant.post, 1)
-        setLong(CurlConstant.postFieldSizeLarge, bytesSent)
+        setLong(CurlConstant.postFieldSizeLarge, Int(status.st_size))
         setPointer(
           CurlConstant.readData, UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()))
         setCallback(CurlConstant.readFunction, curlReadBody)
@@ -570,6 +572,7 @@
         fileReadFailed = true
         return CurlConstant.readAbort
       }
+      bytesSent += count
       return count
     }
   }

@@ -89,7 +89,9 @@ public struct TransportRequest: Sendable {
   /// Told how much of the request body went out, when a transport can tell: bytes sent so far
   /// and, when known, in all. Called on the transport's thread; it must return quickly.
   public var uploadProgress: (@Sendable (TransferProgress) -> Void)?
-  /// Tripped when the exchange must stop early; the transport stops the transfer then.
+  /// Tripped when the exchange must stop early; the transport stops the transfer then. Convoy
+  /// gives each call's requests one of their own; ``TransferCancellation/none`` (the default)
+  /// is never tripped.
   public var cancellation: TransferCancellation
 
   /// Creates a transport request.
@@ -98,7 +100,7 @@ public struct TransportRequest: Sendable {
     idleTimeout: TimeInterval = 60, isBodyReplayable: Bool = true,
     responseLimits: ResponseLimits = ResponseLimits(), answerDelivery: AnswerDelivery = .whole,
     uploadProgress: (@Sendable (TransferProgress) -> Void)? = nil,
-    cancellation: TransferCancellation = TransferCancellation()
+    cancellation: TransferCancellation = .none
   ) {
     self.urlRequest = urlRequest
     self.bodyFileURL = bodyFileURL

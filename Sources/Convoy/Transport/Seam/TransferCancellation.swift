@@ -18,15 +18,30 @@ import Foundation
 public final class TransferCancellation: Sendable {
   private struct State {
     var isCancelled = false
-    /// Set once the exchange that owns it is over: nothing waits any more, so nothing is kept.
+    /// Set once the exchange that owns it is over (or from the start for ``none``): nothing
+    /// waits any more, so nothing is kept.
     var isRetired = false
-    var actions: [@Sendable () -> Void] = []
+    /// The first action kept apart: a transfer usually registers one, and an array would cost an
+    /// allocation per call.
+    var first: (@Sendable () -> Void)?
+    var more: [@Sendable () -> Void] = []
   }
 
-  private let state = Locked(State())
+  private let state: Locked<State>
 
   /// Creates a cancellation that has not been tripped.
-  public init() {}
+  public init() {
+    state = Locked(State())
+  }
+
+  private init(retired: Void) {
+    state = Locked(State(isRetired: true))
+  }
+
+  /// A cancellation that is never tripped and keeps nothing: the default of a
+  /// ``TransportRequest`` made outside Convoy's calls, which only its task's cancellation stops.
+  /// ``cancel()`` does nothing to it.
+  public static let none = TransferCancellation(retired: ())
 
   /// Whether ``cancel()`` was called.
   public var isCancelled: Bool { state.withLock { $0.isCancelled } }
@@ -36,22 +51,29 @@ public final class TransferCancellation: Sendable {
   public func whenCancelled(_ action: @escaping @Sendable () -> Void) {
     let runNow = state.withLock { state -> Bool in
       guard !state.isCancelled else { return true }
-      if !state.isRetired { state.actions.append(action) }
+      guard !state.isRetired else { return false }
+      if state.first == nil {
+        state.first = action
+      } else {
+        state.more.append(action)
+      }
       return false
     }
     if runNow { action() }
   }
 
   /// Stops every transfer that registered, and any that registers later. Harmless when called
-  /// again.
+  /// again, and once the exchange that owns it is over.
   public func cancel() {
-    let actions = state.withLock { state -> [@Sendable () -> Void] in
-      guard !state.isCancelled else { return [] }
+    let (first, more) = state.withLock {
+      state -> ((@Sendable () -> Void)?, [@Sendable () -> Void]) in
+      guard !state.isCancelled, !state.isRetired else { return (nil, []) }
       state.isCancelled = true
-      defer { state.actions = [] }
-      return state.actions
+      defer { (state.first, state.more) = (nil, []) }
+      return (state.first, state.more)
     }
-    for action in actions { action() }
+    first?()
+    for action in more { action() }
   }
 
   /// Forgets what registered, once the exchange that owns it is over: a stream that lives on
@@ -59,7 +81,7 @@ public final class TransferCancellation: Sendable {
   func retire() {
     state.withLock { state in
       state.isRetired = true
-      state.actions = []
+      (state.first, state.more) = (nil, [])
     }
   }
 }

@@ -149,6 +149,25 @@ private struct Lines: RequestDescribing {
     #expect(weakBox == nil)
     #expect(!cancellation.isCancelled)
   }
+
+  @Test func theDefaultCancellationIsNeverTrippedAndKeepsNothing() {
+    let runs = Locked(0)
+    let request = TransportRequest(
+      urlRequest: URLRequest(url: URL(string: "http://127.0.0.1:9/")!))
+    request.cancellation.whenCancelled { runs.withLock { $0 += 1 } }
+    request.cancellation.cancel()
+    #expect(runs.current == 0)
+    #expect(!request.cancellation.isCancelled)
+    #expect(request.cancellation === TransferCancellation.none)
+  }
+
+  @Test func everyActionRegisteredRunsOnceOnCancel() {
+    let cancellation = TransferCancellation()
+    let runs = Locked<[Int]>([])
+    for index in 0..<3 { cancellation.whenCancelled { runs.withLock { $0.append(index) } } }
+    cancellation.cancel()
+    #expect(runs.current == [0, 1, 2])
+  }
 }
 
 private final class Box: Sendable {}

@@ -198,6 +198,25 @@ import Testing
       await server.shutdown()
     }
 
+    /// A file body counts what libcurl read of it: a server that answers before the body (here
+    /// a 200 instead of `100 Continue`) stops the upload after what the socket's buffers took,
+    /// and the metrics say so instead of the file's size.
+    @Test func aFileBodyTheServerNeverReadIsNotCountedAsSent() async throws {
+      let server = try await MockServer.started()
+      var early = MockAnswer.status(200)
+      early.answersBeforeBody = true
+      server.enqueue(early)
+      let file = FileManager.default.temporaryDirectory
+        .appendingPathComponent("convoy-unsent-\(UUID().uuidString)")
+      try Data(count: 32 << 20).write(to: file)
+      defer { try? FileManager.default.removeItem(at: file) }
+      let answer = try await connection(to: server, transport: try CurlTransport()).execute(
+        Upload(body: .file(file)))
+      let sent = try #require(answer.metrics?.lastTransfer?.bytesSent)
+      #expect(sent < 16 << 20)
+      await server.shutdown()
+    }
+
     @Test func aChunkedAnswersTrailersComeAtTheEndOfTheStreamNotInItsHead() async throws {
       let server = try await MockServer.started()
       server.enqueue(
