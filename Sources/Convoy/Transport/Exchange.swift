@@ -157,7 +157,12 @@ final class Exchange: Sendable {
     do {
       let answer = try await transport.send(request)
       guard case .streamed(let capacity, let spillsToDisk) = delivery else {
-        let response = try await answer.collected(within: request.responseLimits)
+        let response: TransportResponse
+        if let complete = answer.completeResponse {
+          response = complete
+        } else {
+          response = try await answer.collected(within: request.responseLimits)
+        }
         // A transport that can stop early already did; this holds every transport to the limits.
         if let violation = request.responseLimits.violation(by: response) {
           return .failure(.transport(violation, request))

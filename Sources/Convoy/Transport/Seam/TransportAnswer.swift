@@ -32,10 +32,8 @@ public struct TransportAnswer: Sendable {
     -> TransportResponse
   {
     switch body.storage {
-    case .complete(let data, let metrics, let trailers):
-      var response = TransportResponse(head: head, data: data, metrics: metrics)
-      response.trailers = trailers
-      return response
+    case .complete:
+      return completeResponse!
     case .flowing(let buffer):
       var data = Data()
       while let chunk = try await buffer.nextChunk() {
@@ -53,5 +51,14 @@ public struct TransportAnswer: Sendable {
       response.trailers = buffer.trailers
       return response
     }
+  }
+
+  /// The whole answer when its body arrived complete, without the call to an `async` function
+  /// that collecting takes; `nil` when the body still flows.
+  var completeResponse: TransportResponse? {
+    guard case .complete(let data, let metrics, let trailers) = body.storage else { return nil }
+    var response = TransportResponse(head: head, data: data, metrics: metrics)
+    response.trailers = trailers
+    return response
   }
 }
