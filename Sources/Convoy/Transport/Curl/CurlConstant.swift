@@ -28,6 +28,7 @@
     package static let noSignal: Int32 = 99
     package static let acceptEncoding: Int32 = 10_102
     package static let postFieldSizeLarge: Int32 = 30_120
+    package static let uploadBufferSize: Int32 = 280
     package static let postFields: Int32 = 10_015
     package static let connectTimeoutMilliseconds: Int32 = 156
     package static let pipeWait: Int32 = 237

@@ -351,6 +351,7 @@
         reportsUpload = true
         setLong(CurlConstant.post, 1)
         setLong(CurlConstant.postFieldSizeLarge, Int(status.st_size))
+        setLong(CurlConstant.uploadBufferSize, Self.uploadBufferSize)
         setPointer(
           CurlConstant.readData, UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()))
         setCallback(CurlConstant.readFunction, curlReadBody)
@@ -388,6 +389,7 @@
       reportsUpload = true
       setLong(CurlConstant.post, 1)
       if let length = stream.length { setLong(CurlConstant.postFieldSizeLarge, Int(length)) }
+      setLong(CurlConstant.uploadBufferSize, Self.uploadBufferSize)
       let this = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
       setPointer(CurlConstant.readData, this)
       setCallback(CurlConstant.readFunction, curlReadBody)
@@ -395,6 +397,11 @@
       _ = library.easySetTrailerCallback(easy, CurlConstant.trailerFunction, curlRequestTrailers)
       pump.start()
     }
+
+    /// How much of a file or streamed body libcurl asks the read callback for at once (its
+    /// default is 64 KiB): fewer callbacks, chunk headers and `send` calls per byte. libcurl
+    /// allocates it for an upload only, and the handle is reset after one.
+    private static let uploadBufferSize = 256 << 10
 
     /// The body size above which a streamed body asks the server first, as libcurl does for a
     /// body it holds.
