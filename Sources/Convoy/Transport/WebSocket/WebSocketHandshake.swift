@@ -102,7 +102,7 @@ package struct WebSocketHandshake: Sendable, Hashable {
     let upgrade = headers["Upgrade"]
     guard let upgrade, Self.isWebSocket(upgrade) else { throw .upgradeNotWebSocket(upgrade) }
     let connection = headers["Connection"]
-    guard let connection, Self.tokens(connection).contains(where: Self.isUpgrade) else {
+    guard let connection, Self.listItems(connection).contains(where: Self.isUpgrade) else {
       throw .connectionNotUpgrade(connection)
     }
     guard let accept = headers["Sec-WebSocket-Accept"] else { throw .acceptMissing }
@@ -110,23 +110,19 @@ package struct WebSocketHandshake: Sendable, Hashable {
     guard received == expectedAccept else {
       throw .acceptMismatch(expected: expectedAccept, received: received)
     }
-    let chosen = headers["Sec-WebSocket-Protocol"].map(Self.tokens) ?? []
+    let chosen = headers["Sec-WebSocket-Protocol"].map(Self.listItems) ?? []
     guard chosen.count <= 1 else { throw .severalSubprotocols(chosen) }
     if let subprotocol = chosen.first, !subprotocols.contains(subprotocol) {
       throw .subprotocolNotOffered(subprotocol)
     }
-    let extensions = headers.values(for: "Sec-WebSocket-Extensions").flatMap {
-      HeaderValueSyntax.split(Substring($0), separator: ",").map(String.init)
-    }
+    let extensions = headers.values(for: "Sec-WebSocket-Extensions").flatMap(Self.listItems)
     if extensionOffer == nil, !extensions.isEmpty { throw .extensionsNotOffered(extensions) }
     return Agreement(subprotocol: chosen.first, extensions: extensions)
   }
 
   /// The items of a comma-separated field, trimmed, without the empty ones (RFC 9110 §5.6.1).
-  private static func tokens(_ value: String) -> [String] {
-    value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-      !$0.isEmpty
-    }
+  private static func listItems(_ value: String) -> [String] {
+    HeaderValueSyntax.split(Substring(value), separator: ",").map(String.init)
   }
 
   private static func isWebSocket(_ value: String) -> Bool {
