@@ -101,7 +101,8 @@ package struct WebSocketMessageAssembler: Sendable {
     if message.opcode == .text, !message.isCompressed, !utf8.validate(fragment) {
       throw .invalidUTF8
     }
-    payload.append(fragment)
+    // A message of one frame (most are) keeps the frame's bytes rather than a copy of them.
+    if payload.isEmpty { payload = fragment } else { payload.append(fragment) }
   }
 
   private mutating func complete(
