@@ -1,14 +1,14 @@
 /// Why a message could not be compressed or decompressed with permessage-deflate.
 ///
-/// Each case says which close code the connection fails with. RFC 7692 names none: it only
-/// describes the transformation (§7.2.1, §7.2.2), and leaves what to do with a payload that does
-/// not decompress to RFC 6455, whose §7.4.1 codes are the ones below.
+/// Each case says which close code the connection fails with. RFC 7692 describes the
+/// transformation (§7.2.1, §7.2.2) but gives no close code for a payload that does not
+/// decompress or decompresses too far; the codes below are RFC 6455 §7.4.1's.
 package enum PerMessageDeflateError: Error, Sendable, Hashable {
   /// The message inflated past `limit` bytes; decompression stopped there.
   ///
   /// Close code 1009 (RFC 6455 §7.4.1: a message too big to process). A compressed message is
   /// measured by what it inflates to, not by its payload, or a few kilobytes of compressed
-  /// zeros would take gigabytes (RFC 7692 §8 warns of exactly this).
+  /// zeros would take gigabytes.
   case messageTooBig(limit: Int)
 
   /// The payload is not the DEFLATE data its RSV1 bit announced: zlib rejected it, or it ended
