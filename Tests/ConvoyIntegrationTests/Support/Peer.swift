@@ -13,6 +13,7 @@ enum Peer: String, CaseIterable, Sendable {
   case djangoOAuthToolkit = "django-oauth-toolkit"
   case hypercorn = "hypercorn with trustme"
   case proxyPy = "proxy.py"
+  case websockets
   case nginx
 
   /// Whether the peer can be started here (always `true` when peers are required, so that a
@@ -35,6 +36,7 @@ enum Peer: String, CaseIterable, Sendable {
     case .djangoOAuthToolkit: ["oauth2_provider", "django", "werkzeug"]
     case .hypercorn: ["hypercorn", "trustme", "httpbin"]
     case .proxyPy: ["proxy"]
+    case .websockets: ["websockets", "trustme"]
     case .nginx: nil
     }
   }

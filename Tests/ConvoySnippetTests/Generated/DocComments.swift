@@ -770,11 +770,11 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func CurlTransport_44() throws {
-    #sourceLocation(file: "Sources/Convoy/Transport/Curl/CurlTransport.swift", line: 44)
+  static func CurlTransport_46() throws {
+    #sourceLocation(file: "Sources/Convoy/Transport/Curl/CurlTransport.swift", line: 46)
     let ca = URL(fileURLWithPath: "/etc/convoy/staging-ca.pem")
     #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/Transport/Curl/CurlTransport.swift", line: 45)
+    #sourceLocation(file: "Sources/Convoy/Transport/Curl/CurlTransport.swift", line: 47)
     let transport = try CurlTransport(tls: TLSConfiguration(trustedCertificates: [.file(ca)]))
     #sourceLocation()
   }
@@ -872,6 +872,25 @@ extension DocCommentContext {
         continuation.finish()
       }
     }
+    #sourceLocation()
+  }
+
+  static func WebSocket_7() async throws {
+    #sourceLocation(file: "Sources/Convoy/WebSocket/WebSocket.swift", line: 7)
+    func follow(_ connection: ServerConnection) async throws {
+      let socket = try await connection.webSocket(WebSocketEndpoint(path: "v2/updates/live"))
+      try await socket.send(.text("subscribe"))
+      for try await message in socket.messages {
+        print(message)
+      }
+      print("closed with", socket.closeCode?.rawValue ?? 0)
+    }
+    #sourceLocation()
+  }
+
+  static func WebSocketEndpoint_7() throws {
+    #sourceLocation(file: "Sources/Convoy/WebSocket/WebSocketEndpoint.swift", line: 7)
+    let endpoint = WebSocketEndpoint(path: "v2/updates/live", subprotocols: ["chat.v1"])
     #sourceLocation()
   }
 

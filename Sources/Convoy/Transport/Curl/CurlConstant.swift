@@ -55,6 +55,13 @@
 
     /// `CURL_HTTP_VERSION_2TLS`: HTTP/2 over TLS when the server offers it, HTTP/1.1 otherwise.
     package static let httpVersion2OverTLS = 4
+    package static let httpVersion11 = 2
+    /// `CURLOPT_CONNECT_ONLY`: connect (TLS and proxy included), then hand the connection over.
+    package static let connectOnly: Int32 = 141
+    /// `CURLINFO_ACTIVESOCKET`: a connect-only handle's socket.
+    package static let infoActiveSocket: Int32 = 0x50_0000 + 44
+    /// `CURLE_AGAIN`: `curl_easy_send` or `curl_easy_recv` would block.
+    package static let again: Int32 = 81
 
     /// A read callback's return value that aborts the transfer (`CURL_READFUNC_ABORT`).
     package static let readAbort = 0x1000_0000

@@ -47,6 +47,14 @@
     /// to where the answer goes.
     package let easyGetInfo: @convention(c) (Easy, Int32, UnsafeMutableRawPointer) -> Int32
     package let easyStrerror: @convention(c) (Int32) -> UnsafePointer<CChar>?
+    /// `curl_easy_perform`: a connect-only handle's blocking connect (TLS and proxy included).
+    package let easyPerform: @convention(c) (Easy) -> Int32
+    /// `curl_easy_send` and `curl_easy_recv` on a connect-only handle's connection:
+    /// `(handle, buffer, length, &done)`; `CURLE_AGAIN` when the socket is not ready.
+    package let easySend:
+      @convention(c) (Easy, UnsafeRawPointer?, Int, UnsafeMutablePointer<Int>) -> Int32
+    package let easyRecv:
+      @convention(c) (Easy, UnsafeMutableRawPointer?, Int, UnsafeMutablePointer<Int>) -> Int32
     package let slistAppend: @convention(c) (SList?, UnsafePointer<CChar>) -> SList?
     package let slistFreeAll: @convention(c) (SList?) -> Void
     package let multiInit: @convention(c) () -> Multi?
@@ -102,6 +110,9 @@
       easyPause = try Self.symbol("curl_easy_pause", in: handle)
       easyGetInfo = try Self.symbol("curl_easy_getinfo", in: handle)
       easyStrerror = try Self.symbol("curl_easy_strerror", in: handle)
+      easyPerform = try Self.symbol("curl_easy_perform", in: handle)
+      easySend = try Self.symbol("curl_easy_send", in: handle)
+      easyRecv = try Self.symbol("curl_easy_recv", in: handle)
       slistAppend = try Self.symbol("curl_slist_append", in: handle)
       slistFreeAll = try Self.symbol("curl_slist_free_all", in: handle)
       multiInit = try Self.symbol("curl_multi_init", in: handle)

@@ -27,6 +27,8 @@
     private let handles: EasyHandlePool
     private let headerLists = CurlHeaderListMemo()
     private let userAgent: String
+    private let tls: CurlTLSOptions?
+    private let proxy: ProxyConfiguration?
 
     /// Loads libcurl (once per process) and starts the transport's thread.
     ///
@@ -66,6 +68,8 @@
       library: CurlLibrary, tls: CurlTLSOptions?, proxy: ProxyConfiguration?
     ) throws(CurlTransportUnavailable) {
       self.library = library
+      self.tls = tls
+      self.proxy = proxy
       loop = try CurlMultiThread(library: library)
       handles = EasyHandlePool(library: library) { easy in
         CurlTransfer.prepare(easy, library: library, tls: tls, proxy: proxy)
@@ -148,6 +152,21 @@
         transfer.abandon(reason: "the transport was shut down")
       }
       return transfer
+    }
+  }
+
+  extension CurlTransport: WebSocketChannelOpening {
+    /// A connection of its own for a WebSocket, with the transport's TLS settings and proxy: never
+    /// a pooled one, since it stays open for as long as the WebSocket does.
+    package func openWebSocketChannel(to url: URL, timeout: TimeInterval)
+      async throws(TransportFailure) -> any WebSocketChannel
+    {
+      guard let easy = library.easyInit() else {
+        throw TransportFailure(kind: .other, detail: "libcurl could not make a handle")
+      }
+      CurlTransfer.prepare(easy, library: library, tls: tls, proxy: proxy)
+      return try await CurlWebSocketChannel.connect(
+        easy, to: url, timeout: timeout, library: library)
     }
   }
 #endif

@@ -2,37 +2,37 @@
 ///
 /// A struct rather than an enum: codes 3000-4999 belong to libraries and applications (§7.4.2),
 /// so any of them may arrive and must be passed on as it is, not mapped to an "unknown" case.
-package struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable {
+public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable {
   /// The code as it travels, big-endian, in the first two bytes of a close payload.
-  package var rawValue: UInt16
+  public var rawValue: UInt16
 
   /// Wraps a code.
-  package init(rawValue: UInt16) {
+  public init(rawValue: UInt16) {
     self.rawValue = rawValue
   }
 
   /// 1000: the purpose of the connection is fulfilled.
-  package static let normalClosure = WebSocketCloseCode(rawValue: 1000)
+  public static let normalClosure = WebSocketCloseCode(rawValue: 1000)
   /// 1001: the endpoint is going away (a server going down, a client cancelled).
-  package static let goingAway = WebSocketCloseCode(rawValue: 1001)
+  public static let goingAway = WebSocketCloseCode(rawValue: 1001)
   /// 1002: the other side broke the protocol.
-  package static let protocolError = WebSocketCloseCode(rawValue: 1002)
+  public static let protocolError = WebSocketCloseCode(rawValue: 1002)
   /// 1003: a message of a type the endpoint cannot accept (binary for a text-only endpoint).
-  package static let unsupportedData = WebSocketCloseCode(rawValue: 1003)
+  public static let unsupportedData = WebSocketCloseCode(rawValue: 1003)
   /// 1005: the close frame carried no code. Reported locally, never sent (§7.4.1).
-  package static let noStatusReceived = WebSocketCloseCode(rawValue: 1005)
+  public static let noStatusReceived = WebSocketCloseCode(rawValue: 1005)
   /// 1006: the connection ended without a close frame. Reported locally, never sent (§7.4.1).
-  package static let abnormalClosure = WebSocketCloseCode(rawValue: 1006)
+  public static let abnormalClosure = WebSocketCloseCode(rawValue: 1006)
   /// 1007: a message's data did not match its type, such as a text message that is not UTF-8.
-  package static let invalidPayload = WebSocketCloseCode(rawValue: 1007)
+  public static let invalidPayload = WebSocketCloseCode(rawValue: 1007)
   /// 1008: a message broke the endpoint's policy, when no more specific code fits.
-  package static let policyViolation = WebSocketCloseCode(rawValue: 1008)
+  public static let policyViolation = WebSocketCloseCode(rawValue: 1008)
   /// 1009: a frame or message was larger than the endpoint accepts.
-  package static let messageTooBig = WebSocketCloseCode(rawValue: 1009)
+  public static let messageTooBig = WebSocketCloseCode(rawValue: 1009)
   /// 1010: the client needed an extension the server did not agree to (sent by clients only).
-  package static let mandatoryExtension = WebSocketCloseCode(rawValue: 1010)
+  public static let mandatoryExtension = WebSocketCloseCode(rawValue: 1010)
   /// 1011: the server met a condition that kept it from fulfilling the request.
-  package static let internalError = WebSocketCloseCode(rawValue: 1011)
+  public static let internalError = WebSocketCloseCode(rawValue: 1011)
 
   /// Whether the code may travel in a close frame: the codes §7.4.1 defines for sending, and
   /// the 3000-4999 range of registered and private codes (§7.4.2).
@@ -40,7 +40,7 @@ package struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable {
   /// 1004 is reserved, 1005, 1006 and 1015 are for local reports only, 0-999 are unused and the
   /// rest of 1000-2999 awaits later RFCs; a peer that sends any of them has broken the protocol
   /// (§7.4.2), which is how Autobahn|Testsuite's close cases read it too.
-  package var isAllowedOnTheWire: Bool {
+  public var isAllowedOnTheWire: Bool {
     switch rawValue {
     case 1000...1003, 1007...1011, 3000...4999: true
     default: false

@@ -1,0 +1,148 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension ServerConnection {
+  /// Opens a WebSocket to `endpoint` on this connection's server: its base URL (`https` becomes
+  /// `wss`), default headers, cookies, TLS settings and proxy, and, when the endpoint requires
+  /// it, the session's access token (renewed once if the server answers the upgrade with 401).
+  ///
+  /// - Throws: ``ServerConnectionError``: `httpError` for an answer other than 101,
+  ///   `transportFailed` when the connection failed (`notSupportedByTransport` on a transport
+  ///   that cannot open one: WebSockets need ``CurlTransport`` on Linux), `notAuthenticated`
+  ///   and the other session errors; ``WebSocketError`` when the handshake broke RFC 6455.
+  public func webSocket(_ endpoint: WebSocketEndpoint) async throws -> WebSocket {
+    let url = try configuration.url(path: endpoint.path, queryItems: endpoint.queryItems)
+    let context = ErrorContext(method: .get, url: url)
+    guard let (opener, jars) = Self.webSocketOpener(under: transport) else {
+      throw ServerConnectionError.transportFailed(
+        TransportFailure(
+          kind: .notSupportedByTransport,
+          detail: "\(type(of: transport)) cannot open WebSockets; CurlTransport can (Linux)"),
+        context)
+    }
+    let zlib = endpoint.options.compression ? try? ZlibLibrary.shared.get() : nil
+    let deflate = PerMessageDeflateConfiguration()
+    let handshake = try WebSocketHandshake(
+      subprotocols: endpoint.subprotocols, extensionOffer: zlib == nil ? nil : deflate.offer)
+    var token: AccessToken?
+    if endpoint.requiresAuthentication {
+      guard AccessTokenSigning.mayCarryToken(to: url, configuration: configuration) else {
+        throw ServerConnectionError.insecureDestination(context)
+      }
+      token = try await sessionToken { try await authentication.currentToken(for: nil) }
+    }
+    var renewed = false
+    while true {
+      let channel: any WebSocketChannel
+      let head: WebSocketUpgradeHead
+      do {
+        channel = try await opener.openWebSocketChannel(to: url, timeout: configuration.timeout)
+        let fields = upgradeFields(
+          for: url, endpoint: endpoint, handshake: handshake, token: token, jars: jars)
+        try await channel.write(WebSocketUpgradeHead.request(for: url, fields: fields))
+        head = try await WebSocketUpgradeHead.read(
+          from: channel, limit: configuration.responseLimits.maximumHeadSize)
+      } catch {
+        throw ServerConnectionError.transportFailed(error, context)
+      }
+      for jar in jars {
+        jar.store(setCookieFields: head.headers.values(for: "Set-Cookie"), from: url)
+      }
+      if head.status == 401, let stale = token, !renewed {
+        channel.close()
+        renewed = true
+        token = try await sessionToken {
+          try await authentication.renewedToken(replacing: stale.value, for: nil)
+        }
+        continue
+      }
+      guard head.status == 101 else {
+        channel.close()
+        throw ServerConnectionError.httpError(
+          head.status, ErrorContext(method: .get, url: url, statusCode: head.status))
+      }
+      do {
+        let agreement = try handshake.validate(status: head.status, headers: head.headers)
+        let parameters = try deflate.negotiate(answer: agreement.extensions.first)
+        let session = try WebSocketSession(
+          channel: channel, leftover: head.leftover, options: endpoint.options,
+          deflate: parameters, zlib: zlib, clock: configuration.clock)
+        return WebSocket(
+          subprotocol: agreement.subprotocol, isCompressed: parameters != nil, session: session)
+      } catch {
+        channel.close()
+        throw WebSocketError(kind: .handshakeFailed, detail: "\(error)")
+      }
+    }
+  }
+
+  /// The header fields of the upgrade request: the handshake's, the endpoint's, the
+  /// connection's defaults, cookies and the token.
+  private func upgradeFields(
+    for url: URL, endpoint: WebSocketEndpoint, handshake: WebSocketHandshake,
+    token: AccessToken?, jars: [CookieJar]
+  ) -> HTTPHeaders {
+    var request = URLRequest(url: url)
+    for field in endpoint.headers { request.addValue(field.value, forHTTPHeaderField: field.name) }
+    for field in configuration.defaultHeaders
+    where request.value(forHTTPHeaderField: field.name) == nil {
+      request.setValue(field.value, forHTTPHeaderField: field.name)
+    }
+    DefaultHeaders().fill(&request)
+    let cookies = jars.compactMap { $0.cookieHeader(for: url) }
+    if !cookies.isEmpty {
+      request.setValue(cookies.joined(separator: "; "), forHTTPHeaderField: "Cookie")
+    }
+    if let token {
+      request.setValue(token.authorizationHeaderValue, forHTTPHeaderField: "Authorization")
+    }
+    var fields = handshake.requestHeaders
+    for (name, value) in request.allHTTPHeaderFields ?? [:]
+    where !fields.contains(name) && name.lowercased() != "accept-encoding" {
+      fields.add(name: name, value: value)
+    }
+    return fields
+  }
+
+  /// The session's token, its refusals as the errors calls get.
+  private func sessionToken(_ get: () async throws -> AccessToken) async throws -> AccessToken {
+    do {
+      return try await get()
+    } catch let refusal as SessionController.Refusal {
+      switch refusal {
+      case .notLoggedIn: throw ServerConnectionError.notAuthenticated(ErrorContext())
+      case .expired: throw ServerConnectionError.sessionExpired(ErrorContext())
+      case .clientRefused(let error): throw error
+      case .refreshLimitExceeded: throw ServerConnectionError.refreshLimitExceeded(ErrorContext())
+      case .cancelled: throw ServerConnectionError.cancelled
+      case .timedOut: throw ServerConnectionError.timedOut(ErrorContext())
+      }
+    }
+  }
+
+  /// The transport that opens WebSocket connections under `transport`'s decorators, and the
+  /// cookie jars on the way.
+  private static func webSocketOpener(under transport: any HTTPTransport)
+    -> (any WebSocketChannelOpening, [CookieJar])?
+  {
+    var current = transport
+    var jars: [CookieJar] = []
+    for _ in 0..<8 {
+      if let opener = current as? any WebSocketChannelOpening { return (opener, jars) }
+      if let cookies = current as? CookieTransport {
+        jars.append(cookies.jar)
+        current = cookies.transport
+      } else if let caching = current as? CachingTransport {
+        current = caching.transport
+      } else if let coalescing = current as? CoalescingTransport {
+        current = coalescing.transport
+      } else {
+        return nil
+      }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// An open WebSocket on a ``ServerConnection``: messages in as an `AsyncSequence`, ``send(_:)``
+/// out, and the close handshake.
+///
+/// ```swift
+/// func follow(_ connection: ServerConnection) async throws {
+///   let socket = try await connection.webSocket(WebSocketEndpoint(path: "v2/updates/live"))
+///   try await socket.send(.text("subscribe"))
+///   for try await message in socket.messages {
+///     print(message)
+///   }
+///   print("closed with", socket.closeCode?.rawValue ?? 0)
+/// }
+/// ```
+///
+/// Messages wait for their reader up to ``WebSocketOptions/bufferedMessages``; past that the
+/// WebSocket stops reading from the network, so a slow reader slows the server down instead of
+/// memory growing. Pings are answered with pongs. Leaving the `for` loop by cancelling its task
+/// closes the WebSocket with 1001; letting the last reference go does too.
+public final class WebSocket: Sendable {
+  /// The subprotocol the server chose among those offered, if any.
+  public let subprotocol: String?
+  /// Whether messages are compressed (permessage-deflate was agreed).
+  public let isCompressed: Bool
+  private let session: WebSocketSession
+
+  init(subprotocol: String?, isCompressed: Bool, session: WebSocketSession) {
+    self.subprotocol = subprotocol
+    self.isCompressed = isCompressed
+    self.session = session
+  }
+
+  deinit {
+    session.abandon()
+  }
+
+  /// The messages from the server in order; the sequence ends when the WebSocket closes
+  /// normally, and throws ``WebSocketError`` when it fails. Read it from one task at a time.
+  public var messages: Messages { Messages(socket: self) }
+
+  /// Sends `message`, waiting while an earlier message is still being written.
+  ///
+  /// - Throws: ``WebSocketError`` with ``WebSocketError/Kind/closed`` after ``close(code:reason:)``
+  ///   or once the server closed, and ``WebSocketError/Kind/closedAbnormally`` when the
+  ///   connection broke.
+  public func send(_ message: WebSocketMessage) async throws {
+    try await session.send(message)
+  }
+
+  /// Starts the close handshake with `code` and `reason`, and returns once the server answered
+  /// (or ``WebSocketOptions/closeTimeout`` passed) and the connection is closed.
+  public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
+    await session.close(code: code, reason: reason)
+  }
+
+  /// The code of the server's close frame once it came; 1005 when it had none.
+  public var closeCode: WebSocketCloseCode? { session.closeFromServer?.code }
+
+  /// The reason in the server's close frame, once it came.
+  public var closeReason: String? { session.closeFromServer?.reason }
+
+  /// The messages of a ``WebSocket``.
+  public struct Messages: AsyncSequence, Sendable {
+    /// A message.
+    public typealias Element = WebSocketMessage
+    let socket: WebSocket
+
+    /// Creates the iterator.
+    public func makeAsyncIterator() -> Iterator {
+      Iterator(socket: socket)
+    }
+
+    /// Reads the messages of a ``WebSocket``.
+    public struct Iterator: AsyncIteratorProtocol {
+      let socket: WebSocket
+
+      /// The next message, `nil` once the WebSocket closed normally.
+      ///
+      /// - Throws: ``WebSocketError``; ``ServerConnectionError/cancelled`` once the task was
+      ///   cancelled, which closes the WebSocket with 1001.
+      public mutating func next() async throws -> WebSocketMessage? {
+        let session = socket.session
+        return try await withTaskCancellationHandler {
+          try await session.inbox.next()
+        } onCancel: {
+          session.inbox.finish(.failure(ServerConnectionError.cancelled))
+          Task { await session.close(code: .goingAway, reason: "") }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,230 @@
+import Foundation
+
+/// A WebSocket's running state once the handshake is done: the read loop (frames in, pings
+/// answered, the close handshake), the writes (one at a time, masked, compressed when agreed)
+/// and the close.
+final class WebSocketSession: @unchecked Sendable {
+  let inbox: WebSocketInbox
+  private let channel: any WebSocketChannel
+  private let options: WebSocketOptions
+  private let clock: any ConvoyClock
+  private let gate = WebSocketWriteGate()
+  private let lock = Lock()
+  // Guarded by `gate` (one writer at a time).
+  private var encoder = WebSocketFrameEncoder()
+  private let deflater: MessageDeflater?
+  // Guarded by `lock`.
+  private var closeSent = false
+  private var serverClose: (code: WebSocketCloseCode, reason: String)?
+  private var isOver = false
+  private var overWaiters: [CheckedContinuation<Void, Never>] = []
+
+  init(
+    channel: any WebSocketChannel, leftover: Data, options: WebSocketOptions,
+    deflate: PerMessageDeflateParameters?, zlib: ZlibLibrary?, clock: any ConvoyClock
+  ) throws(PerMessageDeflateError) {
+    self.channel = channel
+    self.options = options
+    self.clock = clock
+    inbox = WebSocketInbox(capacity: options.bufferedMessages)
+    var inflater: InflaterOfOneReader?
+    if let deflate, let zlib {
+      deflater = try MessageDeflater(zlib: zlib, parameters: deflate)
+      inflater = InflaterOfOneReader(try MessageInflater(zlib: zlib, parameters: deflate))
+    } else {
+      deflater = nil
+    }
+    let decoder = WebSocketFrameDecoder(
+      maximumFrameSize: options.maximumMessageSize, allowsRSV1: deflate != nil)
+    let assembler = WebSocketMessageAssembler(
+      maximumMessageSize: options.maximumMessageSize, inflater: inflater)
+    Task { await self.read(decoder: decoder, assembler: assembler, leftover: leftover) }
+  }
+
+  /// The code and reason of the server's close frame, once it came.
+  var closeFromServer: (code: WebSocketCloseCode, reason: String)? { lock.withLock { serverClose } }
+
+  func send(_ message: WebSocketMessage) async throws {
+    guard !lock.withLock({ closeSent }) else {
+      throw WebSocketError(kind: .closed, detail: "the WebSocket is closed")
+    }
+    var frame: WebSocketFrame
+    switch message {
+    case .text(let text): frame = WebSocketFrame(opcode: .text, payload: Data(text.utf8))
+    case .binary(let data): frame = WebSocketFrame(opcode: .binary, payload: data)
+    }
+    try await write(frame, compressing: true)
+  }
+
+  /// Sends a close frame unless one went already, waits for the server's (or `closeTimeout`),
+  /// then ends the connection.
+  func close(code: WebSocketCloseCode, reason: String) async {
+    if claimCloseSent() {
+      try? await write(WebSocketFrame.close(code: code, reason: reason), compressing: false)
+    }
+    let timer = clock.schedule(after: options.closeTimeout) { [channel] in channel.close() }
+    await waitUntilOver()
+    timer.cancel()
+  }
+
+  /// Ends the connection at once, without a close handshake: the WebSocket was let go.
+  func abandon() {
+    guard claimCloseSent() else { return }
+    let frame = WebSocketFrame.close(code: .goingAway, reason: "")
+    Task {
+      try? await self.write(frame, compressing: false)
+      self.channel.close()
+    }
+  }
+
+  private func claimCloseSent() -> Bool {
+    lock.withLock {
+      defer { closeSent = true }
+      return !closeSent
+    }
+  }
+
+  private func write(_ frame: WebSocketFrame, compressing: Bool) async throws {
+    await gate.enter()
+    defer { gate.leave() }
+    var frame = frame
+    if compressing, let deflater, deflater.shouldCompress(byteCount: frame.payload.count) {
+      frame.payload = try deflater.deflate(frame.payload)
+      frame.rsv1 = true
+    }
+    let bytes = encoder.encode(frame)
+    do {
+      try await channel.write(bytes)
+    } catch {
+      throw WebSocketError(kind: .closedAbnormally, closeCode: .abnormalClosure, detail: "\(error)")
+    }
+  }
+
+  private func read(
+    decoder: WebSocketFrameDecoder, assembler: WebSocketMessageAssembler, leftover: Data
+  ) async {
+    var decoder = decoder
+    var assembler = assembler
+    var pending = leftover
+    do {
+      while true {
+        if !pending.isEmpty { decoder.append(pending) }
+        while let frame = try decoder.nextFrame() {
+          guard let output = try assembler.receive(frame) else { continue }
+          switch output {
+          case .text(let text): await inbox.put(.text(text))
+          case .binary(let data): await inbox.put(.binary(data))
+          case .ping(let payload):
+            try? await write(WebSocketFrame(opcode: .pong, payload: payload), compressing: false)
+          case .pong: break
+          case .close(let code, let reason):
+            lock.withLock { serverClose = (code ?? .noStatusReceived, reason) }
+            if claimCloseSent() {
+              // §5.5.1: answer with the code received.
+              try? await write(WebSocketFrame.close(code: code, reason: ""), compressing: false)
+            }
+            return finish(.success(()))
+          }
+        }
+        guard let bytes = try await channel.read() else {
+          throw WebSocketError(
+            kind: .closedAbnormally, closeCode: .abnormalClosure,
+            detail: "the server ended the connection without a close frame")
+        }
+        pending = bytes
+      }
+    } catch let violation as WebSocketProtocolError {
+      if claimCloseSent() {
+        try? await write(
+          WebSocketFrame.close(code: violation.closeCode, reason: ""), compressing: false)
+      }
+      finish(
+        .failure(
+          WebSocketError(
+            kind: .protocolViolation, closeCode: violation.closeCode,
+            detail: violation.description)))
+    } catch let error as WebSocketError {
+      finish(.failure(error))
+    } catch {
+      // The connection broke, or was closed by `close`'s timer or `abandon`.
+      let closedHere = lock.withLock { closeSent }
+      finish(
+        closedHere
+          ? .success(())
+          : .failure(
+            WebSocketError(
+              kind: .closedAbnormally, closeCode: .abnormalClosure, detail: "\(error)")))
+    }
+  }
+
+  private func finish(_ result: Result<Void, any Error>) {
+    channel.close()
+    inbox.finish(result)
+    let waiters = lock.withLock {
+      isOver = true
+      defer { overWaiters = [] }
+      return overWaiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  private func waitUntilOver() async {
+    await withCheckedContinuation { continuation in
+      let over = lock.withLock {
+        if !isOver { overWaiters.append(continuation) }
+        return isOver
+      }
+      if over { continuation.resume() }
+    }
+  }
+}
+
+/// One write at a time: frames must not interleave on the wire.
+final class WebSocketWriteGate: @unchecked Sendable {
+  private let lock = Lock()
+  private var isTaken = false
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+
+  func enter() async {
+    await withCheckedContinuation { continuation in
+      let entered = lock.withLock {
+        guard isTaken else {
+          isTaken = true
+          return true
+        }
+        waiters.append(continuation)
+        return false
+      }
+      if entered { continuation.resume() }
+    }
+  }
+
+  func leave() {
+    let next = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+      guard !waiters.isEmpty else {
+        isTaken = false
+        return nil
+      }
+      return waiters.removeFirst()
+    }
+    next?.resume()
+  }
+}
+
+/// The inflater of a WebSocket's read loop, which alone uses it: zlib's stream is not safe to
+/// share, and the loop is one task.
+private struct InflaterOfOneReader: WebSocketMessageInflating, @unchecked Sendable {
+  let inflater: MessageInflater
+
+  init(_ inflater: MessageInflater) {
+    self.inflater = inflater
+  }
+
+  func inflate(_ compressed: Data, limit: Int) throws -> Data {
+    do {
+      return try inflater.inflate(compressed, limit: limit)
+    } catch .messageTooBig(let limit) {
+      throw WebSocketProtocolError.messageTooBig(limit: limit)
+    }
+  }
+}

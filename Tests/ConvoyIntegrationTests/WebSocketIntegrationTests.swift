@@ -1,0 +1,206 @@
+import Convoy
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+#if os(Linux)
+  /// WebSockets against the `websockets` package (scripts/websocket_server.py), over libcurl in
+  /// connect-only mode: plain and over TLS, with permessage-deflate as the server agrees to it.
+  @Suite(.needs(.websockets), .timeLimit(.minutes(2)))
+  struct WebSocketIntegrationTests {
+    private func connection(
+      secure: Bool = false, transport: (any HTTPTransport)? = nil
+    ) throws -> ServerConnection {
+      let server = WebSocketServer.shared
+      let base =
+        secure
+        ? URL(string: "https://127.0.0.1:\(server.securePort)/")!
+        : URL(string: "http://127.0.0.1:\(server.port)/")!
+      var configuration = ServerConfiguration(environment: .local, baseURL: base)
+      configuration.timeout = 20
+      let curl =
+        secure
+        ? try CurlTransport(tls: TLSConfiguration(trustedCertificates: [.file(server.caFile)]))
+        : try CurlTransport()
+      return ServerConnection(configuration: configuration, transport: transport ?? curl)
+    }
+
+    @Test(arguments: [false, true])
+    func textAndBinaryMessagesComeBackAsTheyWent(secure: Bool) async throws {
+      let socket = try await connection(secure: secure).webSocket(
+        WebSocketEndpoint(path: "echo"))
+      #expect(socket.isCompressed)
+      let large = Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+      let sent: [WebSocketMessage] = [
+        .text("hello"), .binary(Data([0, 1, 2, 255])), .text("ünïcødé ✓"), .binary(large),
+      ]
+      for message in sent { try await socket.send(message) }
+      var received: [WebSocketMessage] = []
+      for try await message in socket.messages {
+        received.append(message)
+        if received.count == sent.count { break }
+      }
+      #expect(received == sent)
+      await socket.close()
+    }
+
+    @Test func withoutCompressionMessagesTravelAsTheyAre() async throws {
+      let socket = try await connection().webSocket(
+        WebSocketEndpoint(path: "echo", options: WebSocketOptions(compression: false)))
+      #expect(!socket.isCompressed)
+      try await socket.send(.text(String(repeating: "a", count: 10_000)))
+      var iterator = socket.messages.makeAsyncIterator()
+      #expect(try await iterator.next() == .text(String(repeating: "a", count: 10_000)))
+      await socket.close()
+    }
+
+    @Test func theServersCloseCodeAndReasonEndTheMessages() async throws {
+      let socket = try await connection().webSocket(
+        WebSocketEndpoint(
+          path: "close",
+          queryItems: [
+            URLQueryItem(name: "code", value: "4000"), .init(name: "reason", value: "bye"),
+          ]))
+      var count = 0
+      for try await _ in socket.messages { count += 1 }
+      #expect(count == 0)
+      #expect(socket.closeCode == WebSocketCloseCode(rawValue: 4000))
+      #expect(socket.closeReason == "bye")
+      await #expect(throws: WebSocketError.self) { try await socket.send(.text("late")) }
+    }
+
+    @Test func messagesSentBeforeTheServersCloseAllArrive() async throws {
+      let socket = try await connection().webSocket(
+        WebSocketEndpoint(path: "speak", queryItems: [URLQueryItem(name: "count", value: "50")]))
+      var texts: [String] = []
+      for try await message in socket.messages {
+        if case .text(let text) = message { texts.append(text) }
+      }
+      #expect(texts == (1...50).map(String.init))
+      #expect(socket.closeCode == .normalClosure)
+    }
+
+    @Test func theServerPicksAnOfferedSubprotocolAndSeesTheHandshakesFields() async throws {
+      let jar = CookieJar()
+      let server = WebSocketServer.shared
+      jar.store(
+        setCookieFields: ["flavour=oat; Path=/"],
+        from: URL(string: "http://127.0.0.1:\(server.port)/")!)
+      let socket = try await connection(
+        transport: CookieTransport(wrapping: try CurlTransport(), jar: jar)
+      ).webSocket(WebSocketEndpoint(path: "headers", subprotocols: ["chat.v2", "chat.v1"]))
+      #expect(socket.subprotocol == "chat.v1")
+      var iterator = socket.messages.makeAsyncIterator()
+      let report = try #require(try await iterator.next())
+      struct Report: Decodable {
+        var authorization: Bool
+        var cookie: String?
+        var subprotocol: String?
+        var extensions: String?
+      }
+      let seen = try report.decode(Report.self)
+      #expect(seen.cookie == "flavour=oat")
+      #expect(seen.subprotocol == "chat.v1")
+      #expect(!seen.authorization)
+      #expect(seen.extensions?.hasPrefix("permessage-deflate") == true)
+      await socket.close()
+    }
+
+    @Test func aClientCloseEndsTheMessagesAndRefusesMoreSends() async throws {
+      let socket = try await connection().webSocket(WebSocketEndpoint(path: "echo"))
+      try await socket.send(.text("one"))
+      var iterator = socket.messages.makeAsyncIterator()
+      #expect(try await iterator.next() == .text("one"))
+      await socket.close(code: .normalClosure, reason: "done")
+      #expect(try await iterator.next() == nil)
+      #expect(socket.closeCode == .normalClosure)
+      await #expect(throws: WebSocketError.self) { try await socket.send(.text("two")) }
+    }
+
+    @Test func aRefusedUpgradeIsTheStatusItCameWith() async throws {
+      let error = await #expect(throws: ServerConnectionError.self) {
+        _ = try await connection().webSocket(WebSocketEndpoint(path: "private"))
+      }
+      #expect(error?.statusCode == 401)
+    }
+
+    @Test func anEndpointThatNeedsTheSessionFailsWithoutOneBeforeConnecting() async throws {
+      await #expect(throws: ServerConnectionError.self) {
+        _ = try await connection().webSocket(
+          WebSocketEndpoint(path: "private", requiresAuthentication: true))
+      }
+    }
+
+    @Test func urlSessionRefusesByName() async throws {
+      let error = await #expect(throws: ServerConnectionError.self) {
+        _ = try await connection(transport: URLSessionTransport()).webSocket(
+          WebSocketEndpoint(path: "echo"))
+      }
+      guard case .transportFailed(let failure, _)? = error else {
+        Issue.record("expected a transport failure, got \(String(describing: error))")
+        return
+      }
+      #expect(failure.kind == .notSupportedByTransport)
+    }
+  }
+#endif
+
+#if os(Linux)
+  /// What the server saw when a WebSocket was left: the close code it received.
+  @Suite(.needs(.websockets), .timeLimit(.minutes(2)))
+  struct WebSocketLeavingTests {
+    private func connection() throws -> ServerConnection {
+      var configuration = ServerConfiguration(
+        environment: .local,
+        baseURL: URL(string: "http://127.0.0.1:\(WebSocketServer.shared.port)/")!)
+      configuration.timeout = 20
+      return ServerConnection(configuration: configuration, transport: try CurlTransport())
+    }
+
+    /// The close code the server remembered under `key`.
+    private func closeCode(for key: String) async throws -> String? {
+      let report = try await connection().webSocket(
+        WebSocketEndpoint(path: "closed", queryItems: [URLQueryItem(name: "key", value: key)]))
+      var iterator = report.messages.makeAsyncIterator()
+      guard case .text(let code)? = try await iterator.next() else { return nil }
+      return code
+    }
+
+    @Test func cancellingTheReaderClosesWith1001() async throws {
+      let key = UUID().uuidString
+      let socket = try await connection().webSocket(
+        WebSocketEndpoint(path: "echo", queryItems: [URLQueryItem(name: "key", value: key)]))
+      let reader = Task {
+        for try await _ in socket.messages {}
+      }
+      // Nothing arrives: only the cancellation ends the loop.
+      reader.cancel()
+      await #expect(throws: ServerConnectionError.cancelled) { try await reader.value }
+      let code = try await closeCode(for: key)
+      #expect(code == "1001")
+    }
+
+    @Test func lettingTheWebSocketGoClosesWith1001() async throws {
+      let key = UUID().uuidString
+      do {
+        let socket = try await connection().webSocket(
+          WebSocketEndpoint(path: "echo", queryItems: [URLQueryItem(name: "key", value: key)]))
+        try await socket.send(.text("hello"))
+      }
+      let code = try await closeCode(for: key)
+      #expect(code == "1001")
+    }
+
+    @Test func closingSendsTheCodeGiven() async throws {
+      let key = UUID().uuidString
+      let socket = try await connection().webSocket(
+        WebSocketEndpoint(path: "echo", queryItems: [URLQueryItem(name: "key", value: key)]))
+      await socket.close(code: WebSocketCloseCode(rawValue: 4321), reason: "bye")
+      let code = try await closeCode(for: key)
+      #expect(code == "4321")
+    }
+  }
+#endif
