@@ -1,4 +1,5 @@
 import Convoy
+import ConvoyTesting
 import Foundation
 import Testing
 
@@ -201,6 +202,78 @@ import Testing
       await socket.close(code: WebSocketCloseCode(rawValue: 4321), reason: "bye")
       let code = try await closeCode(for: key)
       #expect(code == "4321")
+    }
+  }
+#endif
+
+#if os(Linux)
+  /// Calls go to a stub (the token endpoint); WebSockets go over curl to the `websockets` server.
+  private final class TokenEndpointAndWebSockets: HTTPTransport, WebSocketChannelOpening {
+    let stub: StubTransport
+    let curl: CurlTransport
+
+    init(issuing token: String) throws {
+      stub = StubTransport { _ in
+        .json(["access_token": token, "token_type": "bearer", "expires_in": 3_600])
+      }
+      curl = try CurlTransport()
+    }
+
+    func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportAnswer {
+      try await stub.send(request)
+    }
+
+    func openWebSocketChannel(to url: URL, timeout: TimeInterval)
+      async throws(TransportFailure) -> any WebSocketChannel
+    {
+      try await curl.openWebSocketChannel(to: url, timeout: timeout)
+    }
+  }
+
+  /// An upgrade refused with 401 renews the session's token once, as a call does.
+  @Suite(.needs(.websockets), .timeLimit(.minutes(2)))
+  struct WebSocketAuthenticationTests {
+    private func connection(renewedTo token: String) throws -> (
+      ServerConnection, TokenEndpointAndWebSockets
+    ) {
+      let transport = try TokenEndpointAndWebSockets(issuing: token)
+      var authentication = AuthenticationConfiguration()
+      authentication.client = OAuthClient(
+        id: "app", secret: "client-s3cret", authenticationMethod: .clientSecretPost,
+        endpoints: OAuthEndpoints(token: "oauth/token"))
+      var configuration = ServerConfiguration(
+        environment: .local,
+        baseURL: URL(string: "http://127.0.0.1:\(WebSocketServer.shared.port)/")!,
+        authentication: authentication)
+      configuration.timeout = 20
+      let connection = ServerConnection(configuration: configuration, transport: transport)
+      try connection.login(
+        session: Session(
+          accessToken: AccessToken(
+            value: "stale-token", expiresAt: Date().addingTimeInterval(3_600),
+            refreshToken: "refresh-r1")))
+      return (connection, transport)
+    }
+
+    @Test func a401OnTheUpgradeRenewsTheTokenOnceAndOpens() async throws {
+      let (connection, transport) = try connection(renewedTo: "good-token")
+      let socket = try await connection.webSocket(
+        WebSocketEndpoint(path: "private", requiresAuthentication: true))
+      try await socket.send(.text("in"))
+      var iterator = socket.messages.makeAsyncIterator()
+      #expect(try await iterator.next() == .text("in"))
+      #expect(transport.stub.requests.count == 1)
+      await socket.close()
+    }
+
+    @Test func aTokenStillRefusedAfterTheRenewalIsTheServers401() async throws {
+      let (connection, transport) = try connection(renewedTo: "another-bad-token")
+      let error = await #expect(throws: ServerConnectionError.self) {
+        _ = try await connection.webSocket(
+          WebSocketEndpoint(path: "private", requiresAuthentication: true))
+      }
+      #expect(error?.statusCode == 401)
+      #expect(transport.stub.requests.count == 1)
     }
   }
 #endif
