@@ -29,7 +29,7 @@ GROUPS = [
     ("Authentication", "OAuth2 sessions and grants"),
     ("Logins", "Logins"),
     ("Streaming", "Streams and server-sent events"),
-    ("WebSocket", "WebSockets"),
+    ("WebSocket", "WebSocket sessions"),
     ("Downloads", "Downloads and uploads"),
     ("Caching", "HTTP caching"),
     ("Cookies", "Cookie storage"),

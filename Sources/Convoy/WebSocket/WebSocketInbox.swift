@@ -15,28 +15,48 @@ final class WebSocketInbox: @unchecked Sendable {
     self.capacity = capacity
   }
 
-  /// Adds `message`, waiting while the inbox is full; returns at once once it has ended.
+  /// Adds `message` once there is room for it (at once to a waiting reader); returns at once
+  /// once the inbox has ended.
   func put(_ message: WebSocketMessage) async {
-    let reader = lock.withLock {
-      () -> CheckedContinuation<Result<WebSocketMessage?, any Error>, Never>? in
-      guard end == nil else { return nil }
-      if let reader = self.reader {
-        self.reader = nil
-        return reader
+    while true {
+      let step = lock.withLock { () -> PutStep in
+        guard end == nil else { return .done }
+        if let reader {
+          self.reader = nil
+          return .hand(reader)
+        }
+        guard messages.count >= capacity else {
+          messages.append(message)
+          return .done
+        }
+        return .wait
       }
-      messages.append(message)
-      return nil
-    }
-    if let reader { return reader.resume(returning: .success(message)) }
-    await withCheckedContinuation { continuation in
-      let wait = lock.withLock { () -> Bool in
-        guard end == nil, messages.count >= capacity else { return false }
-        writer = continuation
-        return true
+      switch step {
+      case .done:
+        return
+      case .hand(let reader):
+        return reader.resume(returning: .success(message))
+      case .wait:
+        await withCheckedContinuation { continuation in
+          let waits = lock.withLock {
+            guard end == nil, reader == nil, messages.count >= capacity else { return false }
+            writer = continuation
+            return true
+          }
+          if !waits { continuation.resume() }
+        }
       }
-      if !wait { continuation.resume() }
     }
   }
+
+  private enum PutStep {
+    case done
+    case hand(CheckedContinuation<Result<WebSocketMessage?, any Error>, Never>)
+    case wait
+  }
+
+  /// Whether a message waits in ``put(_:)`` for room: the read loop is holding the network back.
+  var hasWaitingWriter: Bool { lock.withLock { writer != nil } }
 
   /// Ends the inbox: the reader gets what waits, then `nil`, or `result`'s error.
   func finish(_ result: Result<Void, any Error>) {

@@ -13,15 +13,23 @@ public struct WebSocketOptions: Sendable, Hashable {
   public var bufferedMessages: Int
   /// How long `close` waits for the server's close frame before it drops the connection.
   public var closeTimeout: TimeInterval
+  /// How often the client pings the server to keep the connection alive and to notice one that
+  /// went dead silently (a NAT dropping it); `nil` sends no pings.
+  public var pingInterval: TimeInterval?
+  /// How long a ping may wait for its pong before the WebSocket fails with
+  /// ``WebSocketError/Kind/closedAbnormally``.
+  public var pongTimeout: TimeInterval
 
   /// Creates options; every part has a default.
   public init(
     compression: Bool = true, maximumMessageSize: Int = 16 << 20, bufferedMessages: Int = 64,
-    closeTimeout: TimeInterval = 5
+    closeTimeout: TimeInterval = 5, pingInterval: TimeInterval? = 20, pongTimeout: TimeInterval = 20
   ) {
     self.compression = compression
     self.maximumMessageSize = max(1, maximumMessageSize)
     self.bufferedMessages = max(1, bufferedMessages)
     self.closeTimeout = max(0, closeTimeout)
+    self.pingInterval = pingInterval.map { max(0.001, $0) }
+    self.pongTimeout = max(0.001, pongTimeout)
   }
 }

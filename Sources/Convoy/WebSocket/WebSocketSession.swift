@@ -18,6 +18,9 @@ final class WebSocketSession: @unchecked Sendable {
   private var serverClose: (code: WebSocketCloseCode, reason: String)?
   private var isOver = false
   private var overWaiters: [CheckedContinuation<Void, Never>] = []
+  /// The next keep-alive ping, or the deadline of the pong the last one waits for.
+  private var keepAliveTimer: ClockTimer?
+  private var pingsSent: UInt32 = 0
 
   init(
     channel: any WebSocketChannel, leftover: Data, options: WebSocketOptions,
@@ -39,6 +42,42 @@ final class WebSocketSession: @unchecked Sendable {
     let assembler = WebSocketMessageAssembler(
       maximumMessageSize: options.maximumMessageSize, inflater: inflater)
     Task { await self.read(decoder: decoder, assembler: assembler, leftover: leftover) }
+    scheduleNextPing()
+  }
+
+  /// Arms the next keep-alive ping, unless pings are off or the WebSocket is over.
+  private func scheduleNextPing() {
+    guard let interval = options.pingInterval else { return }
+    lock.withLock {
+      guard !isOver else { return }
+      keepAliveTimer?.cancel()
+      keepAliveTimer = clock.schedule(after: interval) { [weak self] in self?.ping() }
+    }
+  }
+
+  /// Sends a keep-alive ping and arms the deadline of its pong.
+  private func ping() {
+    let payload = lock.withLock { () -> Data? in
+      guard !isOver, !closeSent else { return nil }
+      pingsSent &+= 1
+      keepAliveTimer = clock.schedule(after: options.pongTimeout) { [weak self] in
+        self?.pongMissed()
+      }
+      return withUnsafeBytes(of: pingsSent.bigEndian) { Data($0) }
+    }
+    guard let payload else { return }
+    Task {
+      try? await self.write(WebSocketFrame(opcode: .ping, payload: payload), compressing: false)
+    }
+  }
+
+  /// The server let a ping go unanswered: the connection is taken for dead.
+  private func pongMissed() {
+    finish(
+      .failure(
+        WebSocketError(
+          kind: .closedAbnormally, closeCode: .abnormalClosure,
+          detail: "the server did not answer a ping within \(options.pongTimeout) s")))
   }
 
   /// The code and reason of the server's close frame, once it came.
@@ -116,7 +155,7 @@ final class WebSocketSession: @unchecked Sendable {
           case .binary(let data): await inbox.put(.binary(data))
           case .ping(let payload):
             try? await write(WebSocketFrame(opcode: .pong, payload: payload), compressing: false)
-          case .pong: break
+          case .pong: scheduleNextPing()
           case .close(let code, let reason):
             lock.withLock { serverClose = (code ?? .noStatusReceived, reason) }
             if claimCloseSent() {
@@ -158,13 +197,15 @@ final class WebSocketSession: @unchecked Sendable {
   }
 
   private func finish(_ result: Result<Void, any Error>) {
-    channel.close()
-    inbox.finish(result)
-    let waiters = lock.withLock {
+    let (waiters, timer) = lock.withLock {
+      () -> ([CheckedContinuation<Void, Never>], ClockTimer?) in
       isOver = true
-      defer { overWaiters = [] }
-      return overWaiters
+      defer { (overWaiters, keepAliveTimer) = ([], nil) }
+      return (overWaiters, keepAliveTimer)
     }
+    timer?.cancel()
+    inbox.finish(result)
+    channel.close()
     for waiter in waiters { waiter.resume() }
   }
 
