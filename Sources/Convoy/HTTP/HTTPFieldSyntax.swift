@@ -18,7 +18,8 @@ enum HTTPFieldSyntax {
   /// The symbols `tchar` allows besides letters and digits (RFC 9110 §5.6.2).
   static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
 
-  private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+  /// Whether `byte` is RFC 9110 §5.6.2's `tchar`.
+  static func isTokenCharacter(_ byte: UInt8) -> Bool {
     switch byte {
     case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
       UInt8(ascii: "A")...UInt8(ascii: "Z"):

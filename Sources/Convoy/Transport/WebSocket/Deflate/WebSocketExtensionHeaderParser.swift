@@ -115,12 +115,6 @@ package struct WebSocketExtensionHeaderParser {
 
   /// RFC 9110 §5.6.2's `tchar`.
   private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-      UInt8(ascii: "A")...UInt8(ascii: "Z"):
-      true
-    default:
-      HTTPFieldSyntax.tokenSymbols.contains(byte)
-    }
+    HTTPFieldSyntax.isTokenCharacter(byte)
   }
 }
