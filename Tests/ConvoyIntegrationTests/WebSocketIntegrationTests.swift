@@ -277,3 +277,45 @@ import Testing
     }
   }
 #endif
+
+#if os(Linux)
+  /// WebSockets through proxy.py with Basic credentials: a `CONNECT` tunnel for `ws` and `wss`.
+  @Suite(.needs(.websockets, .proxyPy), .timeLimit(.minutes(2)))
+  struct WebSocketProxyTests {
+    private func connection(secure: Bool, proxyPort: Int) throws -> ServerConnection {
+      let server = WebSocketServer.shared
+      let base =
+        secure
+        ? URL(string: "https://127.0.0.1:\(server.securePort)/")!
+        : URL(string: "http://127.0.0.1:\(server.port)/")!
+      var configuration = ServerConfiguration(environment: .local, baseURL: base)
+      configuration.timeout = 20
+      let transport = try CurlTransport(
+        tls: TLSConfiguration(trustedCertificates: [.file(server.caFile)]),
+        proxy: ProxyConfiguration(
+          kind: .http, host: "127.0.0.1", port: proxyPort,
+          credentials: .init(user: ProxyServer.user, password: ProxyServer.password)))
+      return ServerConnection(configuration: configuration, transport: transport)
+    }
+
+    @Test(arguments: [false, true])
+    func messagesGoThroughTheProxysTunnel(secure: Bool) async throws {
+      let socket = try await connection(
+        secure: secure, proxyPort: ProxyServer.shared.authenticatingPort
+      ).webSocket(WebSocketEndpoint(path: "echo"))
+      try await socket.send(.text("through the proxy"))
+      var iterator = socket.messages.makeAsyncIterator()
+      #expect(try await iterator.next() == .text("through the proxy"))
+      await socket.close()
+    }
+
+    @Test func aProxyNobodyRunsFailsTheWebSocket() async throws {
+      // Nobody listens there: only a connection that bypassed the proxy could succeed.
+      let closed = try closedLoopbackPort()
+      await #expect(throws: ServerConnectionError.self) {
+        _ = try await connection(secure: false, proxyPort: closed).webSocket(
+          WebSocketEndpoint(path: "echo"))
+      }
+    }
+  }
+#endif

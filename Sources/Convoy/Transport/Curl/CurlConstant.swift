@@ -58,6 +58,9 @@
     package static let httpVersion11 = 2
     /// `CURLOPT_CONNECT_ONLY`: connect (TLS and proxy included), then hand the connection over.
     package static let connectOnly: Int32 = 141
+    /// `CURLOPT_HTTPPROXYTUNNEL`: reach the server through an HTTP proxy with `CONNECT`, also for
+    /// plain `http`.
+    package static let httpProxyTunnel: Int32 = 61
     /// `CURLINFO_ACTIVESOCKET`: a connect-only handle's socket.
     package static let infoActiveSocket: Int32 = 0x50_0000 + 44
     /// `CURLE_AGAIN`: `curl_easy_send` or `curl_easy_recv` would block.

@@ -63,6 +63,9 @@
     ) async throws(TransportFailure) -> CurlWebSocketChannel {
       _ = library.easySetLong(easy, CurlConstant.noProgress, 1)
       _ = library.easySetLong(easy, CurlConstant.connectOnly, 1)
+      // Through an HTTP proxy a plain `ws` connection must be a tunnel too: the upgrade request
+      // is written in origin form, which a forwarding proxy would not take.
+      _ = library.easySetLong(easy, CurlConstant.httpProxyTunnel, 1)
       _ = library.easySetLong(easy, CurlConstant.httpVersion, CurlConstant.httpVersion11)
       _ = library.easySetLong(
         easy, CurlConstant.connectTimeoutMilliseconds, Int(max(timeout, 0.001) * 1_000))
