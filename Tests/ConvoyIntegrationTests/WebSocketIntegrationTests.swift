@@ -48,6 +48,20 @@ import Testing
       await socket.close()
     }
 
+    @Test func typedMessagesAreDecodedWithTheConnectionsDecoder() async throws {
+      struct Place: Codable, Sendable, Equatable {
+        var id: Int
+        var name: String
+      }
+      let socket = try await connection().webSocket(WebSocketEndpoint(path: "echo"))
+      try await socket.send(json: Place(id: 7, name: "Alster"))
+      var places = socket.messages(as: Place.self).makeAsyncIterator()
+      #expect(try await places.next() == Place(id: 7, name: "Alster"))
+      try await socket.send(.text("not a place"))
+      await #expect(throws: DecodingError.self) { _ = try await places.next() }
+      await socket.close()
+    }
+
     @Test func withoutCompressionMessagesTravelAsTheyAre() async throws {
       let socket = try await connection().webSocket(
         WebSocketEndpoint(path: "echo", options: WebSocketOptions(compression: false)))

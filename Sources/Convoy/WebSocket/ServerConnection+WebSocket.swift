@@ -71,7 +71,8 @@ extension ServerConnection {
           channel: channel, leftover: head.leftover, options: endpoint.options,
           deflate: parameters, zlib: zlib, clock: configuration.clock)
         return WebSocket(
-          subprotocol: agreement.subprotocol, isCompressed: parameters != nil, session: session)
+          subprotocol: agreement.subprotocol, isCompressed: parameters != nil, session: session,
+          decoder: decoder)
       } catch {
         channel.close()
         throw WebSocketError(kind: .handshakeFailed, detail: "\(error)")

@@ -24,11 +24,16 @@ public final class WebSocket: Sendable {
   /// Whether messages are compressed (permessage-deflate was agreed).
   public let isCompressed: Bool
   private let session: WebSocketSession
+  /// The connection's decoder, for ``messages(as:)``.
+  private let decoder: JSONDecoder
 
-  init(subprotocol: String?, isCompressed: Bool, session: WebSocketSession) {
+  init(
+    subprotocol: String?, isCompressed: Bool, session: WebSocketSession, decoder: JSONDecoder
+  ) {
     self.subprotocol = subprotocol
     self.isCompressed = isCompressed
     self.session = session
+    self.decoder = decoder
   }
 
   deinit {
@@ -38,6 +43,20 @@ public final class WebSocket: Sendable {
   /// The messages from the server in order; the sequence ends when the WebSocket closes
   /// normally, and throws ``WebSocketError`` when it fails. Read it from one task at a time.
   public var messages: Messages { Messages(socket: self) }
+
+  /// The messages decoded as `type` from JSON with the connection's decoder; a message that does
+  /// not decode ends the sequence with its `DecodingError`.
+  public func messages<Value: Decodable & Sendable>(as type: Value.Type)
+    -> AsyncThrowingMapSequence<Messages, Value>
+  {
+    let decoder = self.decoder
+    return messages.map { try decoder.decode(Value.self, from: $0.bytes) }
+  }
+
+  /// Sends `value` as a JSON text message, encoded with `encoder`.
+  public func send(json value: some Encodable, encoder: JSONEncoder = JSONEncoder()) async throws {
+    try await send(.json(value, encoder: encoder))
+  }
 
   /// Sends `message`, waiting while an earlier message is still being written.
   ///
