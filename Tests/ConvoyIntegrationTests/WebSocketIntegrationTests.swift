@@ -333,3 +333,61 @@ import Testing
     }
   }
 #endif
+
+#if os(Linux)
+  /// A WebSocket as a step of a job: in a chain after a call, and stopped by the job's token.
+  @Suite(.needs(.websockets), .timeLimit(.minutes(2)))
+  struct WebSocketJobTests {
+    private func connection() throws -> ServerConnection {
+      var configuration = ServerConfiguration(
+        environment: .local,
+        baseURL: URL(string: "http://127.0.0.1:\(WebSocketServer.shared.port)/")!)
+      configuration.timeout = 20
+      return ServerConnection(configuration: configuration, transport: try CurlTransport())
+    }
+
+    @Test func aChainOpensTheLiveChannelWithWhatTheStepBeforeMade() async throws {
+      let connection = try connection()
+      let chain = connection.webSocketOperation(
+        for: WebSocketEndpoint(path: "speak", queryItems: [URLQueryItem(name: "count", value: "3")])
+      ) { socket in
+        var texts: [String] = []
+        for try await case .text(let text) in socket.messages { texts.append(text) }
+        return texts
+      }
+      .then { texts in
+        connection.webSocketOperation(for: WebSocketEndpoint(path: "echo")) { socket in
+          try await socket.send(.text(texts.joined(separator: ",")))
+          for try await case .text(let echoed) in socket.messages { return echoed }
+          return ""
+        }
+      }
+      #expect(try await connection.run(chain) == "1,2,3")
+    }
+
+    @Test func theJobsTokenClosesTheWebSocketWith1001() async throws {
+      let connection = try connection()
+      let key = UUID().uuidString
+      let opened = AsyncStream<Void>.makeStream()
+      let operation = connection.webSocketOperation(
+        for: WebSocketEndpoint(path: "echo", queryItems: [URLQueryItem(name: "key", value: key)])
+      ) { socket in
+        opened.continuation.yield()
+        for try await _ in socket.messages {}
+        return 0
+      }
+      let finished = AsyncStream<Result<Int, any Error>>.makeStream()
+      let token = connection.run(operation) { finished.continuation.yield($0) }
+      var openings = opened.stream.makeAsyncIterator()
+      _ = await openings.next()
+      token.cancel()
+      var results = finished.stream.makeAsyncIterator()
+      let result = await results.next()
+      #expect(throws: ServerConnectionError.cancelled) { try result?.get() }
+      let report = try await connection.webSocket(
+        WebSocketEndpoint(path: "closed", queryItems: [URLQueryItem(name: "key", value: key)]))
+      var iterator = report.messages.makeAsyncIterator()
+      #expect(try await iterator.next() == .text("1001"))
+    }
+  }
+#endif

@@ -894,6 +894,18 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func WebSocketOperation_11() async throws {
+    #sourceLocation(file: "Sources/Convoy/WebSocket/WebSocketOperation.swift", line: 11)
+    func firstUpdate(on connection: ServerConnection) -> WebSocketOperation<String> {
+      connection.webSocketOperation(for: WebSocketEndpoint(path: "v2/updates/live")) { socket in
+        try await socket.send(.text("subscribe"))
+        for try await case .text(let update) in socket.messages { return update }
+        return ""
+      }
+    }
+    #sourceLocation()
+  }
+
   static func MockAnswer_Ranges_14() async throws {
     #sourceLocation(file: "Sources/ConvoyTesting/MockServer/MockAnswer+Ranges.swift", line: 14)
     let server = try await MockServer.started()

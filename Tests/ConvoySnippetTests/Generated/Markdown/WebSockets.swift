@@ -26,3 +26,34 @@ private func followUpdates(on connection: ServerConnection) async throws {
   print("closed:", socket.closeCode?.rawValue ?? 0, socket.closeReason ?? "")
 }
 #sourceLocation()
+
+#sourceLocation(file: "Docs/WebSockets.md", line: 72)
+private struct Snapshot: Decodable, Sendable {
+  var version: String
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/WebSockets.md", line: 76)
+private struct SnapshotRequest: RequestDescribing {
+  typealias Response = JSONResponse<Snapshot>
+  var method: HTTPMethod { .get }
+  var path: String { "v2/updates/snapshot" }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/WebSockets.md", line: 82)
+private func followAfterSnapshot(_ connection: ServerConnection) -> ChainOperation<Int> {
+  connection.operation(for: SnapshotRequest())
+    .then { snapshot in
+      connection.webSocketOperation(
+        for: WebSocketEndpoint(
+          path: "v2/updates/live",
+          queryItems: [URLQueryItem(name: "since", value: snapshot.value.version)])
+      ) { socket in
+        var updates = 0
+        for try await _ in socket.messages { updates += 1 }
+        return updates
+      }
+    }
+}
+#sourceLocation()
