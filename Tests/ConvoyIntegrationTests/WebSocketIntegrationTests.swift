@@ -1,4 +1,5 @@
 import Convoy
+import ConvoyTestSupport
 import ConvoyTesting
 import Foundation
 import Testing
@@ -388,6 +389,33 @@ import Testing
         WebSocketEndpoint(path: "closed", queryItems: [URLQueryItem(name: "key", value: key)]))
       var iterator = report.messages.makeAsyncIterator()
       #expect(try await iterator.next() == .text("1001"))
+    }
+  }
+#endif
+
+#if os(Linux)
+  /// A connect that never finishes (a TLS handshake with a server that speaks plain HTTP and
+  /// waits for a request) is stopped by the task's cancellation, not left to the timeout.
+  @Suite(.timeLimit(.minutes(2)))
+  struct WebSocketConnectCancellationTests {
+    @Test func cancellingStopsATLSHandshakeInProgress() async throws {
+      let server = try await MockServer.started()
+      var configuration = ServerConfiguration(
+        environment: .local, baseURL: URL(string: "https://127.0.0.1:\(server.port)/")!)
+      configuration.timeout = 120
+      let connection = ServerConnection(
+        configuration: configuration, transport: try CurlTransport())
+      let opening = Task { try await connection.webSocket(WebSocketEndpoint(path: "echo")) }
+      let connected = try await poll { server.statistics.connectionsOpened == 1 ? true : nil }
+      #expect(connected == true)
+      opening.cancel()
+      let error = await #expect(throws: ServerConnectionError.self) { try await opening.value }
+      guard case .transportFailed(let failure, _)? = error else {
+        Issue.record("expected the connect to be stopped, got \(String(describing: error))")
+        return
+      }
+      #expect(failure.kind == .cancelled)
+      await server.shutdown()
     }
   }
 #endif

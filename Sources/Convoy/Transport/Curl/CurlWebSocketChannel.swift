@@ -61,7 +61,13 @@
     static func connect(
       _ easy: CurlLibrary.Easy, to url: URL, timeout: TimeInterval, library: CurlLibrary
     ) async throws(TransportFailure) -> CurlWebSocketChannel {
-      _ = library.easySetLong(easy, CurlConstant.noProgress, 1)
+      // The progress callback is how a connect in progress is stopped: libcurl calls it while
+      // it connects, and a non-zero answer aborts `curl_easy_perform`.
+      let abort = ConnectAbort()
+      _ = library.easySetLong(easy, CurlConstant.noProgress, 0)
+      _ = library.easySetPointer(
+        easy, CurlConstant.xferInfoData, Unmanaged.passUnretained(abort).toOpaque())
+      _ = library.easySetProgressCallback(easy, CurlConstant.xferInfoFunction, curlConnectProgress)
       _ = library.easySetLong(easy, CurlConstant.connectOnly, 1)
       // Through an HTTP proxy a plain `ws` connection must be a tunnel too: the upgrade request
       // is written in origin form, which a forwarding proxy would not take.
@@ -76,12 +82,22 @@
       defer { errorBuffer.deallocate() }
       _ = library.easySetPointer(easy, CurlConstant.errorBuffer, errorBuffer)
       let sendableEasy = SendablePointer(easy)
-      let code = await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
-          continuation.resume(returning: library.easyPerform(sendableEasy.pointer))
+      let code = await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+          DispatchQueue.global().async {
+            continuation.resume(returning: library.easyPerform(sendableEasy.pointer))
+          }
         }
+      } onCancel: {
+        abort.isRequested.withLock { $0 = true }
       }
       _ = library.easySetPointer(easy, CurlConstant.errorBuffer, nil)
+      _ = library.easySetLong(easy, CurlConstant.noProgress, 1)
+      withExtendedLifetime(abort) {}
+      if abort.isRequested.current {
+        library.easyCleanup(easy)
+        throw TransportFailure(kind: .cancelled, detail: "cancelled while connecting")
+      }
       guard code == 0 else {
         let message = String(cString: errorBuffer)
         library.easyCleanup(easy)
@@ -194,6 +210,17 @@
       isWriteSourceRunning = running
       running ? writeSource.resume() : writeSource.suspend()
     }
+  }
+
+  /// Asks a connect in progress to stop; read by the progress callback on the connecting thread.
+  private final class ConnectAbort: Sendable {
+    let isRequested = Locked(false)
+  }
+
+  private let curlConnectProgress: CurlLibrary.ProgressCallback = { userdata, _, _, _, _ in
+    guard let userdata else { return 0 }
+    let abort = Unmanaged<ConnectAbort>.fromOpaque(userdata).takeUnretainedValue()
+    return abort.isRequested.current ? 1 : 0
   }
 
   /// An easy handle handed to the thread that connects it; only that thread uses it meanwhile.
