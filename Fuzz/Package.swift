@@ -21,6 +21,7 @@ let targets: [(name: String, dependencies: [Target.Dependency])] = [
   ("FuzzLines", [convoy]),
   ("FuzzMultipart", [convoy]),
   ("FuzzContentRange", [convoy]),
+  ("FuzzWebSocketFrames", [convoy]),
   ("FuzzYAML", [yaml]),
   ("FuzzOpenAPI", ["OpenAPIKit"]),
 ]
