@@ -22,6 +22,7 @@ let targets: [(name: String, dependencies: [Target.Dependency])] = [
   ("FuzzMultipart", [convoy]),
   ("FuzzContentRange", [convoy]),
   ("FuzzWebSocketFrames", [convoy]),
+  ("FuzzWebSocketExtensions", [convoy]),
   ("FuzzYAML", [yaml]),
   ("FuzzOpenAPI", ["OpenAPIKit"]),
 ]
