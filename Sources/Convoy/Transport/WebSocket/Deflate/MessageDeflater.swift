@@ -44,16 +44,10 @@ package final class MessageDeflater {
   ) throws(PerMessageDeflateError) {
     precondition((8...15).contains(maximumWindowBits), "window bits are 8 to 15 (RFC 7692 §7.1.2)")
     let bits = max(maximumWindowBits, 9)
-    let stream = ZlibLibrary.Stream.allocate(capacity: 1)
-    stream.initialize(to: ZStream())
-    let code = zlib.deflateInit2(
-      stream, level: compressionLevel, windowBits: -CInt(bits),
-      memoryLevel: ZlibConstant.defaultMemoryLevel, strategy: ZlibConstant.defaultStrategy)
-    guard code == ZlibConstant.ok else {
-      let reason = stream.pointee.message.map { String(cString: $0) }
-      stream.deinitialize(count: 1)
-      stream.deallocate()
-      throw .zlibFailure(function: "deflateInit2_", code: code, reason: reason)
+    let stream = try zlib.startStream("deflateInit2_") {
+      zlib.deflateInit2(
+        $0, level: compressionLevel, windowBits: -CInt(bits),
+        memoryLevel: ZlibConstant.defaultMemoryLevel, strategy: ZlibConstant.defaultStrategy)
     }
     self.zlib = zlib
     self.stream = stream
@@ -74,8 +68,7 @@ package final class MessageDeflater {
 
   deinit {
     _ = zlib.deflateEnd(stream)
-    stream.deinitialize(count: 1)
-    stream.deallocate()
+    ZlibLibrary.free(stream)
   }
 
   /// Whether a message of `byteCount` bytes is worth compressing; the caller sends it without

@@ -42,14 +42,8 @@ package final class MessageInflater {
     zlib: ZlibLibrary, windowBits: Int, noContextTakeover: Bool
   ) throws(PerMessageDeflateError) {
     precondition((8...15).contains(windowBits), "window bits are 8 to 15 (RFC 7692 §7.1.2)")
-    let stream = ZlibLibrary.Stream.allocate(capacity: 1)
-    stream.initialize(to: ZStream())
-    let code = zlib.inflateInit2(stream, windowBits: -CInt(windowBits))
-    guard code == ZlibConstant.ok else {
-      let reason = stream.pointee.message.map { String(cString: $0) }
-      stream.deinitialize(count: 1)
-      stream.deallocate()
-      throw .zlibFailure(function: "inflateInit2_", code: code, reason: reason)
+    let stream = try zlib.startStream("inflateInit2_") {
+      zlib.inflateInit2($0, windowBits: -CInt(windowBits))
     }
     self.zlib = zlib
     self.stream = stream
@@ -68,8 +62,7 @@ package final class MessageInflater {
 
   deinit {
     _ = zlib.inflateEnd(stream)
-    stream.deinitialize(count: 1)
-    stream.deallocate()
+    ZlibLibrary.free(stream)
   }
 
   /// The message whose compressed payload (all its frames' payloads, joined) is `payload`.

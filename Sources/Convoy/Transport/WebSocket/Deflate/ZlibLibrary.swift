@@ -126,3 +126,27 @@ package struct ZlibLibrary: @unchecked Sendable {
     return unsafeBitCast(pointer, to: Function.self)
   }
 }
+
+extension ZlibLibrary {
+  /// A new stream at a stable address (zlib keeps pointers into it), set up by `initialize`
+  /// (`deflateInit2_` or `inflateInit2_`, named `function` in the failure).
+  func startStream(
+    _ function: String, _ initialize: (Stream) -> CInt
+  ) throws(PerMessageDeflateError) -> Stream {
+    let stream = Stream.allocate(capacity: 1)
+    stream.initialize(to: ZStream())
+    let code = initialize(stream)
+    guard code == ZlibConstant.ok else {
+      let reason = stream.pointee.message.map { String(cString: $0) }
+      Self.free(stream)
+      throw .zlibFailure(function: function, code: code, reason: reason)
+    }
+    return stream
+  }
+
+  /// Gives back the memory of a stream from ``startStream(_:_:)``, once zlib has ended it.
+  static func free(_ stream: Stream) {
+    stream.deinitialize(count: 1)
+    stream.deallocate()
+  }
+}
