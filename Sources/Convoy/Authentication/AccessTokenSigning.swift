@@ -42,13 +42,18 @@ extension SessionController.Refusal {
   /// The error a request sees, with its own context; a refused client is the token endpoint's
   /// own ``AuthorizationError``, worded ``ErrorCategory/appMisconfigured``.
   func error(context: RequestContext) -> any Error {
+    error(context: context.errorContext())
+  }
+
+  /// The error for a caller that has no request context of its own (a WebSocket's upgrade).
+  func error(context: ErrorContext) -> any Error {
     switch self {
-    case .notLoggedIn: ServerConnectionError.notAuthenticated(context.errorContext())
-    case .expired: ServerConnectionError.sessionExpired(context.errorContext())
+    case .notLoggedIn: ServerConnectionError.notAuthenticated(context)
+    case .expired: ServerConnectionError.sessionExpired(context)
     case .clientRefused(let error): error
-    case .refreshLimitExceeded: ServerConnectionError.refreshLimitExceeded(context.errorContext())
+    case .refreshLimitExceeded: ServerConnectionError.refreshLimitExceeded(context)
     case .cancelled: ServerConnectionError.cancelled
-    case .timedOut: ServerConnectionError.timedOut(context.errorContext())
+    case .timedOut: ServerConnectionError.timedOut(context)
     }
   }
 }

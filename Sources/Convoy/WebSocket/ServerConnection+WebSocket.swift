@@ -32,7 +32,9 @@ extension ServerConnection {
       guard AccessTokenSigning.mayCarryToken(to: url, configuration: configuration) else {
         throw ServerConnectionError.insecureDestination(context)
       }
-      token = try await sessionToken { try await authentication.currentToken(for: nil) }
+      token = try await sessionToken(for: context) {
+        try await authentication.currentToken(for: nil)
+      }
     }
     var renewed = false
     while true {
@@ -54,7 +56,7 @@ extension ServerConnection {
       if head.status == 401, let stale = token, !renewed {
         channel.close()
         renewed = true
-        token = try await sessionToken {
+        token = try await sessionToken(for: context) {
           try await authentication.renewedToken(replacing: stale.value, for: nil)
         }
         continue
@@ -109,18 +111,13 @@ extension ServerConnection {
   }
 
   /// The session's token, its refusals as the errors calls get.
-  private func sessionToken(_ get: () async throws -> AccessToken) async throws -> AccessToken {
+  private func sessionToken(
+    for context: ErrorContext, _ get: () async throws -> AccessToken
+  ) async throws -> AccessToken {
     do {
       return try await get()
     } catch let refusal as SessionController.Refusal {
-      switch refusal {
-      case .notLoggedIn: throw ServerConnectionError.notAuthenticated(ErrorContext())
-      case .expired: throw ServerConnectionError.sessionExpired(ErrorContext())
-      case .clientRefused(let error): throw error
-      case .refreshLimitExceeded: throw ServerConnectionError.refreshLimitExceeded(ErrorContext())
-      case .cancelled: throw ServerConnectionError.cancelled
-      case .timedOut: throw ServerConnectionError.timedOut(ErrorContext())
-      }
+      throw refusal.error(context: context)
     }
   }
 
