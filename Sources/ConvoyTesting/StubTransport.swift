@@ -116,8 +116,6 @@ extension StubTransport {
   func startStreamingTransfer(_ request: TransportRequest, receiver: any TransferReceiver)
     -> any StreamingTransferHandle
   {
-    let replay = BufferedStreamingTransfer(receiver: receiver)
-    replay.attach(startTransfer(request) { replay.deliver($0) })
-    return replay
+    BufferedStreamingTransfer.replaying(to: receiver) { startTransfer(request, completion: $0) }
   }
 }

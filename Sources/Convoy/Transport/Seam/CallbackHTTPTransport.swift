@@ -42,10 +42,7 @@ extension CallbackHTTPTransport {
   public func startStreamingTransfer(_ request: TransportRequest, receiver: any TransferReceiver)
     -> any StreamingTransferHandle
   {
-    let replay = BufferedStreamingTransfer(receiver: receiver)
-    let inner = startTransfer(request) { replay.deliver($0) }
-    replay.attach(inner)
-    return replay
+    BufferedStreamingTransfer.replaying(to: receiver) { startTransfer(request, completion: $0) }
   }
 
   /// Sends `request` through ``startTransfer(_:completion:)`` when the answer is read whole

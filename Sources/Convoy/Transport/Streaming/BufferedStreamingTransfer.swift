@@ -16,11 +16,23 @@ package final class BufferedStreamingTransfer: StreamingTransferHandle, @uncheck
   private var isResumeRequested = false
   private var isOver = false
 
-  package init(receiver: any TransferReceiver) {
+  /// Starts a buffered transfer with `startTransfer` and replays its answer to `receiver`.
+  package static func replaying(
+    to receiver: any TransferReceiver,
+    startTransfer: (
+      @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+    ) -> any TransferHandle
+  ) -> BufferedStreamingTransfer {
+    let replay = BufferedStreamingTransfer(receiver: receiver)
+    replay.attach(startTransfer { replay.deliver($0) })
+    return replay
+  }
+
+  private init(receiver: any TransferReceiver) {
     self.receiver = receiver
   }
 
-  package func attach(_ handle: any TransferHandle) {
+  private func attach(_ handle: any TransferHandle) {
     let cancelledAlready = lock.withLock {
       inner = handle
       return isOver && pending == nil
@@ -28,7 +40,7 @@ package final class BufferedStreamingTransfer: StreamingTransferHandle, @uncheck
     if cancelledAlready { handle.cancel() }
   }
 
-  package func deliver(_ result: Result<TransportResponse, TransportFailure>) {
+  private func deliver(_ result: Result<TransportResponse, TransportFailure>) {
     switch result {
     case .failure(let failure):
       guard claimEnd() else { return }
