@@ -33,7 +33,7 @@ private func decode(_ pieces: [Data], compressed: Bool) -> [String] {
   let inflater: (any WebSocketMessageInflating)? =
     compressed
     ? zlib.flatMap {
-      try? Inflater(MessageInflater(zlib: $0, windowBits: 15, noContextTakeover: false))
+      try? SingleReaderInflater(MessageInflater(zlib: $0, windowBits: 15, noContextTakeover: false))
     } : nil
   var assembler = WebSocketMessageAssembler(maximumMessageSize: messageLimit, inflater: inflater)
   var outputs: [String] = []
@@ -66,17 +66,4 @@ private func decode(_ pieces: [Data], compressed: Bool) -> [String] {
     outputs.append("error \(error)")
   }
   return outputs
-}
-
-/// The inflater, used by this one decode only.
-private struct Inflater: WebSocketMessageInflating, @unchecked Sendable {
-  let inflater: MessageInflater
-
-  init(_ inflater: MessageInflater) {
-    self.inflater = inflater
-  }
-
-  func inflate(_ compressed: Data, limit: Int) throws -> Data {
-    try inflater.inflate(compressed, limit: limit)
-  }
 }

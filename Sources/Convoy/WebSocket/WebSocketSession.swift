@@ -30,10 +30,10 @@ final class WebSocketSession: @unchecked Sendable {
     self.options = options
     self.clock = clock
     inbox = WebSocketInbox(capacity: options.bufferedMessages)
-    var inflater: InflaterOfOneReader?
+    var inflater: SingleReaderInflater?
     if let deflate, let zlib {
       deflater = try MessageDeflater(zlib: zlib, parameters: deflate)
-      inflater = InflaterOfOneReader(try MessageInflater(zlib: zlib, parameters: deflate))
+      inflater = SingleReaderInflater(try MessageInflater(zlib: zlib, parameters: deflate))
     } else {
       deflater = nil
     }
@@ -249,23 +249,5 @@ final class WebSocketWriteGate: @unchecked Sendable {
       return waiters.removeFirst()
     }
     next?.resume()
-  }
-}
-
-/// The inflater of a WebSocket's read loop, which alone uses it: zlib's stream is not safe to
-/// share, and the loop is one task.
-private struct InflaterOfOneReader: WebSocketMessageInflating, @unchecked Sendable {
-  let inflater: MessageInflater
-
-  init(_ inflater: MessageInflater) {
-    self.inflater = inflater
-  }
-
-  func inflate(_ compressed: Data, limit: Int) throws -> Data {
-    do {
-      return try inflater.inflate(compressed, limit: limit)
-    } catch .messageTooBig(let limit) {
-      throw WebSocketProtocolError.messageTooBig(limit: limit)
-    }
   }
 }
