@@ -16,18 +16,7 @@ import Testing
     private func connection(
       secure: Bool = false, transport: (any HTTPTransport)? = nil
     ) throws -> ServerConnection {
-      let server = WebSocketServer.shared
-      let base =
-        secure
-        ? URL(string: "https://127.0.0.1:\(server.securePort)/")!
-        : URL(string: "http://127.0.0.1:\(server.port)/")!
-      var configuration = ServerConfiguration(environment: .local, baseURL: base)
-      configuration.timeout = 20
-      let curl =
-        secure
-        ? try CurlTransport(tls: TLSConfiguration(trustedCertificates: [.file(server.caFile)]))
-        : try CurlTransport()
-      return ServerConnection(configuration: configuration, transport: transport ?? curl)
+      try WebSocketServer.shared.connection(secure: secure, transport: transport)
     }
 
     @Test(arguments: [false, true])
@@ -169,11 +158,7 @@ import Testing
   @Suite(.needs(.websockets), .timeLimit(.minutes(2)))
   struct WebSocketLeavingTests {
     private func connection() throws -> ServerConnection {
-      var configuration = ServerConfiguration(
-        environment: .local,
-        baseURL: URL(string: "http://127.0.0.1:\(WebSocketServer.shared.port)/")!)
-      configuration.timeout = 20
-      return ServerConnection(configuration: configuration, transport: try CurlTransport())
+      try WebSocketServer.shared.connection()
     }
 
     /// The close code the server remembered under `key`.
@@ -258,8 +243,7 @@ import Testing
         endpoints: OAuthEndpoints(token: "oauth/token"))
       var configuration = ServerConfiguration(
         environment: .local,
-        baseURL: URL(string: "http://127.0.0.1:\(WebSocketServer.shared.port)/")!,
-        authentication: authentication)
+        baseURL: WebSocketServer.shared.base(secure: false), authentication: authentication)
       configuration.timeout = 20
       let connection = ServerConnection(configuration: configuration, transport: transport)
       try connection.login(
@@ -299,18 +283,12 @@ import Testing
   struct WebSocketProxyTests {
     private func connection(secure: Bool, proxyPort: Int) throws -> ServerConnection {
       let server = WebSocketServer.shared
-      let base =
-        secure
-        ? URL(string: "https://127.0.0.1:\(server.securePort)/")!
-        : URL(string: "http://127.0.0.1:\(server.port)/")!
-      var configuration = ServerConfiguration(environment: .local, baseURL: base)
-      configuration.timeout = 20
       let transport = try CurlTransport(
         tls: TLSConfiguration(trustedCertificates: [.file(server.caFile)]),
         proxy: ProxyConfiguration(
           kind: .http, host: "127.0.0.1", port: proxyPort,
           credentials: .init(user: ProxyServer.user, password: ProxyServer.password)))
-      return ServerConnection(configuration: configuration, transport: transport)
+      return try server.connection(secure: secure, transport: transport)
     }
 
     @Test(arguments: [false, true])
@@ -340,11 +318,7 @@ import Testing
   @Suite(.needs(.websockets), .timeLimit(.minutes(2)))
   struct WebSocketJobTests {
     private func connection() throws -> ServerConnection {
-      var configuration = ServerConfiguration(
-        environment: .local,
-        baseURL: URL(string: "http://127.0.0.1:\(WebSocketServer.shared.port)/")!)
-      configuration.timeout = 20
-      return ServerConnection(configuration: configuration, transport: try CurlTransport())
+      try WebSocketServer.shared.connection()
     }
 
     @Test func aChainOpensTheLiveChannelWithWhatTheStepBeforeMade() async throws {

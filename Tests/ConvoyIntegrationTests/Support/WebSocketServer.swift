@@ -18,3 +18,26 @@ final class WebSocketServer: LoopbackServer {
   /// The CA that signed the TLS listener's certificate.
   var caFile: URL { URL(fileURLWithPath: server.details.dropFirst().first ?? "/nonexistent") }
 }
+
+#if os(Linux)
+  import Convoy
+
+  extension WebSocketServer {
+    /// `http://` or, `secure`, `https://` on the TLS listener: what a connection's base URL is
+    /// for `ws` and `wss`.
+    func base(secure: Bool) -> URL {
+      URL(string: secure ? "https://\(host):\(securePort)/" : "http://\(host):\(port)/")!
+    }
+
+    /// A connection to the server with a 20 s timeout, over `transport`, or else over a
+    /// `CurlTransport` that trusts the server's CA.
+    func connection(secure: Bool = false, transport: (any HTTPTransport)? = nil) throws
+      -> ServerConnection
+    {
+      var configuration = ServerConfiguration(environment: .local, baseURL: base(secure: secure))
+      configuration.timeout = 20
+      let curl = try CurlTransport(tls: TLSConfiguration(trustedCertificates: [.file(caFile)]))
+      return ServerConnection(configuration: configuration, transport: transport ?? curl)
+    }
+  }
+#endif
