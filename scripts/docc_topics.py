@@ -71,8 +71,19 @@ def public_types():
     return found
 
 
+def article_name(guide):
+    """The name DocC knows a guide by: that of its link in the catalog, which differs from the
+    file's where the file's name is a symbol's (Docs/WebSocket.md beside the `WebSocket` class)."""
+    catalog = os.path.join(SOURCES, "Convoy.docc")
+    for link in os.listdir(catalog):
+        path = os.path.join(catalog, link)
+        if os.path.islink(path) and os.path.basename(os.readlink(path)) == guide:
+            return link[:-3]
+    return guide[:-3]
+
+
 def page():
-    guides = sorted(name[:-3] for name in os.listdir(os.path.join(ROOT, "Docs")) if name.endswith(".md"))
+    guides = sorted(article_name(name) for name in os.listdir(os.path.join(ROOT, "Docs")) if name.endswith(".md"))
     types = public_types()
     unknown = sorted(set(types) - {folder for folder, _ in GROUPS})
     if unknown:

@@ -9,7 +9,8 @@ extension ServerConnection {
   /// `wss`), default headers, cookies, TLS settings and proxy, and, when the endpoint requires
   /// it, the session's access token (renewed once if the server answers the upgrade with 401).
   ///
-  /// - Throws: ``ServerConnectionError``: `httpError` for an answer other than 101,
+  /// - Throws: ``ServerConnectionError``: `httpError` for an answer other than 101, `timedOut`
+  ///   when the upgrade took longer than ``WebSocketOptions/handshakeTimeout``,
   ///   `transportFailed` when the connection failed (`notSupportedByTransport` on a transport
   ///   that cannot open one: WebSockets need ``CurlTransport`` on Linux), `notAuthenticated`
   ///   and the other session errors; ``WebSocketError`` when the handshake broke RFC 6455.
@@ -40,14 +41,32 @@ extension ServerConnection {
     while true {
       let channel: any WebSocketChannel
       let head: WebSocketUpgradeHead
+      let timeout = endpoint.options.handshakeTimeout ?? configuration.timeout
+      let started = configuration.clock.now
       do {
-        channel = try await opener.openWebSocketChannel(to: url, timeout: configuration.timeout)
+        channel = try await opener.openWebSocketChannel(to: url, timeout: timeout)
+      } catch {
+        throw ServerConnectionError.transportFailed(error, context)
+      }
+      // A server that accepts the connection and never answers the upgrade must not hold the
+      // caller for ever: the rest of the handshake gets what the connection left of `timeout`.
+      let expired = Locked(false)
+      let timer = configuration.clock.schedule(
+        after: max(0, timeout - configuration.clock.now.timeIntervalSince(started))
+      ) {
+        expired.withLock { $0 = true }
+        channel.close()
+      }
+      do {
+        defer { timer.cancel() }
         let fields = upgradeFields(
           for: url, endpoint: endpoint, handshake: handshake, token: token, jars: jars)
         try await channel.write(WebSocketUpgradeHead.request(for: url, fields: fields))
         head = try await WebSocketUpgradeHead.read(
           from: channel, limit: configuration.responseLimits.maximumHeadSize)
       } catch {
+        channel.close()
+        if expired.current { throw ServerConnectionError.timedOut(context) }
         throw ServerConnectionError.transportFailed(error, context)
       }
       for jar in jars {

@@ -23,7 +23,7 @@ public final class WebSocket: Sendable {
   public let subprotocol: String?
   /// Whether messages are compressed (permessage-deflate was agreed).
   public let isCompressed: Bool
-  private let session: WebSocketSession
+  let session: WebSocketSession
   /// The connection's decoder, for ``messages(as:)``.
   private let decoder: JSONDecoder
 
@@ -58,17 +58,22 @@ public final class WebSocket: Sendable {
     try await send(.json(value, encoder: encoder))
   }
 
-  /// Sends `message`, waiting while an earlier message is still being written.
+  /// Queues `message` to be sent and returns; while ``WebSocketOptions/maximumQueuedBytes`` are
+  /// already waiting to be written (the server reads slowly), it first waits for room.
   ///
-  /// - Throws: ``WebSocketError`` with ``WebSocketError/Kind/closed`` after ``close(code:reason:)``
-  ///   or once the server closed, and ``WebSocketError/Kind/closedAbnormally`` when the
-  ///   connection broke.
+  /// Messages go out in the order their `send` calls returned, before a later
+  /// ``close(code:reason:)``.
+  ///
+  /// - Throws: ``WebSocketError``: ``WebSocketError/Kind/closed`` after ``close(code:reason:)``
+  ///   or once the server closed; once the WebSocket failed, the failure (such as
+  ///   ``WebSocketError/Kind/closedAbnormally`` when the connection broke).
   public func send(_ message: WebSocketMessage) async throws {
     try await session.send(message)
   }
 
-  /// Starts the close handshake with `code` and `reason`, and returns once the server answered
-  /// (or ``WebSocketOptions/closeTimeout`` passed) and the connection is closed.
+  /// Starts the close handshake with `code` and `reason` after the messages already queued, and
+  /// returns once the server answered (or ``WebSocketOptions/closeTimeout`` passed) and the
+  /// connection is closed.
   public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
     await session.close(code: code, reason: reason)
   }

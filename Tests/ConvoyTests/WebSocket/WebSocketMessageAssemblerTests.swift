@@ -193,7 +193,7 @@ import Testing
   }
 
   @Test(
-    arguments: [0, 999, 1004, 1005, 1006, 1012, 1015, 1016, 2000, 2999, 5000, 65535] as [UInt16])
+    arguments: [0, 999, 1004, 1005, 1006, 1015, 1016, 2000, 2999, 5000, 65535] as [UInt16])
   func aCloseCodeThatMayNotBeSentFailsWith1002(code: UInt16) {
     let result = outputs([frame(.close, [UInt8(code >> 8), UInt8(code & 0xFF)])])
     #expect(result.error == .closeCodeNotAllowed(code))
@@ -201,7 +201,10 @@ import Testing
   }
 
   @Test(
-    arguments: [1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 3000, 3999, 4000, 4999]
+    arguments: [
+      1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 3000, 3999, 4000,
+      4999,
+    ]
       as [UInt16])
   func aCloseCodeThatMayBeSentIsReturned(code: UInt16) {
     let result = outputs([frame(.close, [UInt8(code >> 8), UInt8(code & 0xFF)])])

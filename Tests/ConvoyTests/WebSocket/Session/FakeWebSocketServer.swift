@@ -18,16 +18,42 @@ final class FakeWebSocketChannel: WebSocketChannel, @unchecked Sendable {
   var clientIsReading: Bool { lock.withLock { clientReader != nil } }
   var closed: Bool { lock.withLock { isClosed } }
 
-  func write(_ bytes: Data) async throws(TransportFailure) {
-    let (reader, closed) = lock.withLock { () -> (CheckedContinuation<Void, Never>?, Bool) in
-      guard !isClosed else { return (nil, true) }
-      fromClient.append(bytes)
-      defer { serverReader = nil }
-      return (serverReader, false)
-    }
-    if closed { throw TransportFailure(kind: .cancelled, detail: "closed") }
-    reader?.resume()
+  /// While the server has this many bytes unread, a write waits (a full socket buffer).
+  var writeBufferSize: Int {
+    get { lock.withLock { bufferSize } }
+    set { lock.withLock { bufferSize = newValue } }
   }
+  private var bufferSize = Int.max
+  private var blockedWriter: CheckedContinuation<Void, Never>?
+
+  func write(_ bytes: Data) async throws(TransportFailure) {
+    while true {
+      let (reader, outcome) = lock.withLock {
+        () -> (CheckedContinuation<Void, Never>?, Bool?) in
+        guard !isClosed else { return (nil, false) }
+        guard fromClient.count < bufferSize else { return (nil, nil) }
+        fromClient.append(bytes)
+        defer { serverReader = nil }
+        return (serverReader, true)
+      }
+      switch outcome {
+      case false?: throw TransportFailure(kind: .cancelled, detail: "closed")
+      case true?: return reader?.resume() ?? ()
+      case nil:
+        await withCheckedContinuation { continuation in
+          let waits = lock.withLock {
+            guard !isClosed, fromClient.count >= bufferSize else { return false }
+            blockedWriter = continuation
+            return true
+          }
+          if !waits { continuation.resume() }
+        }
+      }
+    }
+  }
+
+  /// Whether a write waits for the server to read.
+  var clientIsBlockedWriting: Bool { lock.withLock { blockedWriter != nil } }
 
   func read() async throws(TransportFailure) -> Data? {
     let result = await withCheckedContinuation {
@@ -58,6 +84,10 @@ final class FakeWebSocketChannel: WebSocketChannel, @unchecked Sendable {
     }
     client?.resume(returning: .success(nil))
     server?.resume()
+    lock.withLock { () -> CheckedContinuation<Void, Never>? in
+      defer { blockedWriter = nil }
+      return blockedWriter
+    }?.resume()
   }
 
   // MARK: - The server's side
@@ -82,11 +112,19 @@ final class FakeWebSocketChannel: WebSocketChannel, @unchecked Sendable {
       let taken = lock.withLock { () -> Data?? in
         if fromClient.count >= count {
           defer { fromClient.removeFirst(count) }
-          return .some(fromClient.prefix(count))
+          return .some(Data(fromClient.prefix(count)))
         }
         return isClosed ? .some(nil) : nil
       }
-      if let taken { return taken.map { Data($0) } }
+      if let taken {
+        // Room in the "socket buffer" again: a blocked write may go on.
+        lock.withLock { () -> CheckedContinuation<Void, Never>? in
+          guard fromClient.count < bufferSize else { return nil }
+          defer { blockedWriter = nil }
+          return blockedWriter
+        }?.resume()
+        return taken
+      }
       await withCheckedContinuation { continuation in
         let wait = lock.withLock {
           guard fromClient.count < count, !isClosed else { return false }

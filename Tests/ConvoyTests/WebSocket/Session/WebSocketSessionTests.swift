@@ -58,8 +58,12 @@ import Testing
     let error = await #expect(throws: WebSocketError.self) {
       for try await _ in socket.messages {}
     }
-    #expect(error?.kind == .closedAbnormally)
-    #expect(channel.closed)
+    #expect(error?.kind == .timedOut)
+    #expect(ErrorMessageProvider.category(of: error!) == .timedOut)
+    let close = await channel.serverReceiveFrame()
+    #expect(close?.opcode == 0x8)
+    #expect(close?.payload.prefix(2) == Data([0x03, 0xE9]))
+    #expect(await eventually { channel.closed })
   }
 
   @Test func aMaskedFrameFromTheServerIsClosedWith1002() async throws {
@@ -115,4 +119,151 @@ import Testing
     #expect(try await iterator.next() == .text("Hello"))
     #expect(await channel.serverReceiveFrame()?.opcode == 0xA)
   }
+
+  // MARK: - Limits and faults
+
+  @Test func sendReturnsOnceQueuedAndWaitsForRoomWhenTheServerReadsSlowly() async throws {
+    let (socket, channel) = try await open(
+      options: WebSocketOptions(
+        compression: false, maximumQueuedBytes: 100_000, pingInterval: nil))
+    channel.writeBufferSize = 1
+    // Too large to be joined into one write: the first is written, the second waits for the
+    // socket, the third and fourth are queued (80 kB queued is under the limit, 120 kB is not).
+    let message = WebSocketMessage.binary(Data(repeating: 7, count: 40_000))
+    for _ in 0..<2 { try await socket.send(message) }
+    #expect(await eventually { channel.clientIsBlockedWriting })
+    for _ in 0..<2 { try await socket.send(message) }
+    let fifth = Task { try await socket.send(message) }
+    #expect(await eventually { socket.session.outbox.waitingSenderCount == 1 })
+    for _ in 0..<5 {
+      let frame = await channel.serverReceiveFrame()
+      #expect(frame?.opcode == 0x2)
+      #expect(frame?.payload.count == 40_000)
+    }
+    try await fifth.value
+    #expect(socket.session.outbox.waitingSenderCount == 0)
+  }
+
+  @Test func closeGoesOutAfterTheMessagesQueuedBeforeIt() async throws {
+    let (socket, channel) = try await open()
+    for number in 0..<3 { try await socket.send(.text("\(number)")) }
+    async let closed: Void = socket.close(code: .normalClosure, reason: "done")
+    for number in 0..<3 {
+      #expect(await channel.serverReceiveFrame()?.payload == Data("\(number)".utf8))
+    }
+    #expect(await channel.serverReceiveFrame()?.opcode == 0x8)
+    channel.serverSendFrame(0x8, Data([0x03, 0xE8]))
+    await closed
+    let error = await #expect(throws: WebSocketError.self) { try await socket.send(.text("late")) }
+    #expect(error?.kind == .closed)
+  }
+
+  @Test func aPingFloodWhileTheClientCannotWriteKeepsOnlyTheLatestPong() async throws {
+    let (socket, channel) = try await open()
+    channel.writeBufferSize = 1
+    let large = Data(repeating: 1, count: 40_000)
+    for _ in 0..<2 { try await socket.send(.binary(large)) }
+    #expect(await eventually { channel.clientIsBlockedWriting })
+    for number in 0..<100 { channel.serverSendFrame(0x9, Data("\(number)".utf8)) }
+    // A message sent after the pings were read: the read loop has queued every pong by then
+    // only if the flood was taken in, so wait for the last ping's to be the one queued.
+    #expect(await eventually { socket.session.outbox.queuedPong == Data("99".utf8) })
+    var pongs: [Data] = []
+    var messages = 0
+    while messages < 2 || pongs.last != Data("99".utf8),
+      let frame = await channel.serverReceiveFrame()
+    {
+      if frame.opcode == 0xA { pongs.append(frame.payload) } else { messages += 1 }
+    }
+    #expect(messages == 2)
+    #expect(pongs == [Data("99".utf8)])
+  }
+
+  @Test func aServerSilentForTheIdleTimeoutFailsTheWebSocketWith1001() async throws {
+    let (socket, channel) = try await open(
+      options: WebSocketOptions(compression: false, idleTimeout: 30, pingInterval: nil))
+    #expect(await clock.waitForWakeUps())
+    clock.advance(by: 20)
+    channel.serverSendFrame(0x1, Data("news".utf8))
+    var iterator = socket.messages.makeAsyncIterator()
+    #expect(try await iterator.next() == .text("news"))
+    // Due at 30, the check finds bytes 10 s old and looks again when they are 30 s old.
+    clock.advance(by: 10)
+    #expect(await eventually { clock.pendingWakeUps == [20] })
+    clock.advance(by: 20)
+    let error = await #expect(throws: WebSocketError.self) { _ = try await iterator.next() }
+    #expect(error?.kind == .timedOut)
+    let close = await channel.serverReceiveFrame()
+    #expect(close?.payload.prefix(2) == Data([0x03, 0xE9]))
+  }
+
+  @Test func anUpgradeTheServerNeverAnswersTimesOut() async throws {
+    var configuration = ServerConfiguration.local(port: 9)
+    configuration.clock = clock
+    let connection = ServerConnection(configuration: configuration, transport: transport)
+    let options = WebSocketOptions(handshakeTimeout: 10, pingInterval: nil)
+    let opening = Task {
+      try await connection.webSocket(WebSocketEndpoint(path: "live", options: options))
+    }
+    let channel = await transport.nextChannel()
+    #expect(await clock.waitForWakeUps())
+    clock.advance(by: 10)
+    let error = await #expect(throws: ServerConnectionError.self) { _ = try await opening.value }
+    guard case .timedOut? = error else {
+      Issue.record("expected timedOut, got \(String(describing: error))")
+      return
+    }
+    #expect(channel.closed)
+  }
+
+  @Test func aServerThatVanishesMidFrameFailsAfterEveryWholeMessage() async throws {
+    let (socket, channel) = try await open()
+    channel.serverSendFrame(0x1, Data("one".utf8))
+    channel.serverSendFrame(0x1, Data("two".utf8))
+    channel.serverSend(Data([0x81, 0x05, 0x74, 0x68]))
+    channel.close()
+    var received: [WebSocketMessage] = []
+    let error = await #expect(throws: WebSocketError.self) {
+      for try await message in socket.messages { received.append(message) }
+    }
+    #expect(received == [.text("one"), .text("two")])
+    #expect(error?.kind == .closedAbnormally)
+    #expect(ErrorMessageProvider.category(of: error!) == .serverUnreachable)
+  }
+
+  @Test(
+    arguments: [
+      (1011, ErrorCategory.serverFailure), (1012, .serverFailure), (1008, .forbidden),
+      (1002, .invalidRequest),
+    ] as [(UInt16, ErrorCategory)])
+  func aServerClosingWithAFailureCodeEndsTheMessagesWithIt(code: UInt16, category: ErrorCategory)
+    async throws
+  {
+    let (socket, channel) = try await open()
+    channel.serverSendFrame(0x1, Data("last".utf8))
+    channel.serverSendFrame(0x8, Data([UInt8(code >> 8), UInt8(code & 0xFF)] + Array("why".utf8)))
+    var received: [WebSocketMessage] = []
+    let error = await #expect(throws: WebSocketError.self) {
+      for try await message in socket.messages { received.append(message) }
+    }
+    #expect(received == [.text("last")])
+    #expect(error?.kind == .closedByServer)
+    #expect(error?.closeCode?.rawValue == code)
+    #expect(ErrorMessageProvider.category(of: error!) == category)
+    #expect(socket.closeReason == "why")
+    // The close is answered with the code received.
+    #expect(await channel.serverReceiveFrame()?.payload.prefix(2) == Data(code.bigEndianBytes))
+  }
+
+  @Test(arguments: [1000, 1001, 4000] as [UInt16])
+  func aServerClosingNormallyEndsTheMessages(code: UInt16) async throws {
+    let (socket, channel) = try await open()
+    channel.serverSendFrame(0x8, Data(code.bigEndianBytes))
+    for try await _ in socket.messages {}
+    #expect(socket.closeCode?.rawValue == code)
+  }
+}
+
+extension UInt16 {
+  fileprivate var bigEndianBytes: [UInt8] { [UInt8(self >> 8), UInt8(self & 0xFF)] }
 }
