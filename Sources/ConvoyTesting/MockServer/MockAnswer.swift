@@ -44,6 +44,9 @@ public struct MockAnswer: Sendable {
   /// instead of `100 Continue` and need not send the body. The body is not read; the
   /// connection closes after the answer.
   public var answersBeforeBody = false
+  /// Set for an answer that accepts a WebSocket upgrade (``webSocket(subprotocol:compression:headers:_:)``):
+  /// the `101` and the script that follows it.
+  public var webSocket: MockWebSocketAnswer?
 
   /// Creates an answer; every part but the status has a default.
   public init(

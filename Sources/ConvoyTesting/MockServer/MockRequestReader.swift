@@ -125,6 +125,12 @@ struct MockRequestReader {
     }
   }
 
+  /// The bytes read past the last request, handed over: a WebSocket's first frames.
+  mutating func takeBuffered() -> [UInt8] {
+    defer { buffered = [] }
+    return buffered
+  }
+
   private mutating func read(count: Int) -> [UInt8]? {
     guard count <= MockServer.maximumRecordedBodySize else { return nil }
     while buffered.count < count {

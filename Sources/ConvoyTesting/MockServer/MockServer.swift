@@ -79,11 +79,16 @@ public final class MockServer: Sendable {
     var descriptors: Set<Int32> = []
     var acceptLoopRunning = false
     var waiters: [UUID: MockWaiter] = [:]
+    var webSocketMessages: [WebSocketMessage] = []
+    var takenWebSocketMessages = 0
+    var webSocketCloseCodes: [WebSocketCloseCode] = []
 
     var snapshot: MockWaiter.Snapshot {
       MockWaiter.Snapshot(
         statistics: statistics, requests: requests, taken: taken,
-        isQuiet: descriptors.isEmpty && !acceptLoopRunning)
+        isQuiet: descriptors.isEmpty && !acceptLoopRunning,
+        webSocketMessages: webSocketMessages.count, takenWebSocketMessages: takenWebSocketMessages,
+        webSocketCloses: webSocketCloseCodes.count)
     }
   }
 
@@ -424,6 +429,12 @@ public final class MockServer: Sendable {
       case .fixed(let fixed): answer = fixed
       case .respond(let respond): answer = waitOnThisThread { await respond(request) }
       }
+      if let webSocket = answer.webSocket {
+        serveWebSocket(
+          webSocket, answer: answer, request: request, descriptor: descriptor, wake: wake,
+          leftover: reader.takeBuffered())
+        break serving
+      }
       ending = writer.write(answer, for: request)
       if ending != .keepAlive { break serving }
     }
@@ -433,6 +444,111 @@ public final class MockServer: Sendable {
       close(descriptor)
       state.statistics.connectionsClosed += 1
     }
+  }
+
+  // MARK: - WebSockets
+
+  /// What a WebSocket's script received, for the server's record.
+  enum WebSocketRecord: Sendable {
+    case message(WebSocketMessage)
+    case close(WebSocketCloseCode)
+  }
+
+  /// Every message clients sent on this server's WebSockets, as scripts received them
+  /// (``MockWebSocket/receive()``), in order.
+  public var webSocketMessages: [WebSocketMessage] { state.withLock { $0.webSocketMessages } }
+
+  /// The codes of the close frames clients sent, as scripts received them (1005 for a close
+  /// without a code), in order.
+  public var webSocketCloseCodes: [WebSocketCloseCode] {
+    state.withLock { $0.webSocketCloseCodes }
+  }
+
+  /// The next WebSocket message a client sent that was not taken yet, waiting up to `timeout`
+  /// for it to come.
+  ///
+  /// - Throws: ``MockServerError/timedOut(waitingFor:after:)`` when none comes in time.
+  public func takeWebSocketMessage(timeout: Duration = .seconds(10)) async throws
+    -> WebSocketMessage
+  {
+    let bound = ContinuousClock.now + timeout
+    while true {
+      let taken = state.withLock { state -> WebSocketMessage? in
+        guard state.takenWebSocketMessages < state.webSocketMessages.count else { return nil }
+        defer { state.takenWebSocketMessages += 1 }
+        return state.webSocketMessages[state.takenWebSocketMessages]
+      }
+      if let taken { return taken }
+      try await wait(
+        for: "a WebSocket message", timeout: max(.zero, ContinuousClock.now.duration(to: bound))
+      ) { $0.takenWebSocketMessages < $0.webSocketMessages }
+    }
+  }
+
+  /// The code of the first close frame a client sent on a WebSocket, waiting up to `timeout` for
+  /// one.
+  ///
+  /// - Throws: ``MockServerError/timedOut(waitingFor:after:)`` when none comes in time.
+  public func webSocketCloseCode(timeout: Duration = .seconds(10)) async throws
+    -> WebSocketCloseCode
+  {
+    try await wait(for: "a WebSocket close from the client", timeout: timeout) {
+      $0.webSocketCloses > 0
+    }
+    return webSocketCloseCodes[0]
+  }
+
+  /// Answers `request`'s upgrade and runs the script on this connection's thread.
+  private func serveWebSocket(
+    _ webSocket: MockWebSocketAnswer, answer: MockAnswer, request: RecordedRequest,
+    descriptor: Int32, wake: Int32, leftover: [UInt8]
+  ) {
+    guard request.headers["Upgrade"]?.lowercased() == "websocket",
+      let key = request.headers["Sec-WebSocket-Key"]
+    else {
+      let reason = "The mock server answers this path with a WebSocket: send an upgrade."
+      _ = MockSocket.send(
+        descriptor,
+        Array(
+          "HTTP/1.1 400 Bad Request\r\nContent-Length: \(reason.utf8.count)\r\nConnection: close\r\n\r\n\(reason)"
+            .utf8))
+      return
+    }
+    var head =
+      "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+      + "Sec-WebSocket-Accept: \(WebSocketHandshake.accept(for: key))\r\n"
+    if let subprotocol = webSocket.subprotocol {
+      head += "Sec-WebSocket-Protocol: \(subprotocol)\r\n"
+    }
+    let offered = request.headers.values(for: "Sec-WebSocket-Extensions")
+      .contains { $0.lowercased().contains("permessage-deflate") }
+    var compression: PerMessageDeflateParameters?
+    if let agreed = webSocket.compression, offered {
+      head += "Sec-WebSocket-Extensions: \(agreed.headerValue)\r\n"
+      compression = agreed.parameters
+    }
+    for field in answer.headers { head += "\(field.name): \(field.value)\r\n" }
+    let bytes = Array((head + "\r\n").utf8)
+    guard MockSocket.send(descriptor, bytes) else { return }
+    update { $0.statistics.bytesSent += bytes.count }
+    let thread = MockConnectionThread()
+    let socket = MockWebSocket(
+      request: request, descriptor: descriptor, wake: wake, leftover: leftover, thread: thread,
+      compression: compression
+    ) { [weak self] record in
+      self?.update { state in
+        switch record {
+        case .message(let message): state.webSocketMessages.append(message)
+        case .close(let code): state.webSocketCloseCodes.append(code)
+        }
+      }
+    }
+    let script = webSocket.script
+    Task {
+      try? await script(socket)
+      thread.finish()
+    }
+    thread.serve()
   }
 
   private func record(
@@ -462,6 +578,11 @@ struct MockWaiter: Sendable {
     var taken: Int
     /// Whether no thread of the server runs any more: no connection, no accept loop.
     var isQuiet: Bool
+    /// How many WebSocket messages were recorded, and taken.
+    var webSocketMessages: Int
+    var takenWebSocketMessages: Int
+    /// How many WebSocket close frames from clients were recorded.
+    var webSocketCloses: Int
   }
 
   let continuation: CheckedContinuation<Void, any Error>

@@ -9,6 +9,8 @@ public enum MockServerError: Error, Sendable, Equatable, CustomStringConvertible
   case notRunning
   /// ``MockServer/takeRequest(timeout:)`` or a wait found nothing within its bound.
   case timedOut(waitingFor: String, after: Duration)
+  /// A WebSocket script sent on a connection the client had already closed.
+  case webSocketClosed
 
   /// What went wrong, for a test's failure message.
   public var description: String {
@@ -19,6 +21,8 @@ public enum MockServerError: Error, Sendable, Equatable, CustomStringConvertible
       "the mock server is not running: await start() first"
     case .timedOut(let what, let bound):
       "the mock server waited \(bound) for \(what), and it did not happen"
+    case .webSocketClosed:
+      "the mock server's WebSocket script sent on a connection the client had closed"
     }
   }
 }
