@@ -18,9 +18,12 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.27.0"),
   ],
   targets: [
+    // What the benchmarks measure with: getrusage, VmHWM, the load average, medians.
+    .target(name: "BenchmarkSupport"),
     .executableTarget(
       name: "PeerBenchmark",
       dependencies: [
+        "BenchmarkSupport",
         .product(name: "Convoy", package: "Convoy"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),

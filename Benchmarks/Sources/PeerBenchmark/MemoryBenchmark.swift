@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// Peak resident memory with 1,000 requests in flight, for each client, each in a fresh child

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// Raw URLSession, AHC, Convoy on curl and Convoy on URLSession against one local nginx, in one
@@ -274,11 +275,4 @@ private func printRatios(
       }
     }
   }
-}
-
-private func median(_ values: [Double]) -> Double {
-  let sorted = values.sorted()
-  guard !sorted.isEmpty else { return 0 }
-  let middle = sorted.count / 2
-  return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
