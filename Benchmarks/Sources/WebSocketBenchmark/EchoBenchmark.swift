@@ -115,9 +115,13 @@ struct Measurement {
   let seconds: Double
   let cpuSeconds: Double
   let serverCPUSeconds: Double
+  /// The client process's context switches (getrusage, voluntary and not): each hand-over of a
+  /// message to a sleeping thread shows here.
+  let contextSwitches: Int
 
   var messagesPerSecond: Double { Double(messages) / seconds }
   var cpuMicrosecondsPerMessage: Double { cpuSeconds * 1e6 / Double(max(messages, 1)) }
+  var switchesPerMessage: Double { Double(contextSwitches) / Double(max(messages, 1)) }
   var serverMicrosecondsPerMessage: Double { serverCPUSeconds * 1e6 / Double(max(messages, 1)) }
   /// The server's CPU time over the wall-clock time: 1 is one core kept busy.
   var serverCores: Double { serverCPUSeconds / seconds }
@@ -128,6 +132,7 @@ struct Measurement {
   ) throws -> Measurement {
     let serverBefore = server.cpuTime
     let before = processCPUTime()
+    let switchesBefore = processContextSwitches()
     let started = ContinuousClock.now
     let result = runBlocking { () -> Result<Exchange, any Error> in
       do { return .success(try await work()) } catch { return .failure(error) }
@@ -138,7 +143,8 @@ struct Measurement {
       Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     return Measurement(
       messages: exchange.messages, mismatched: exchange.mismatched, seconds: wall,
-      cpuSeconds: processCPUTime() - before, serverCPUSeconds: server.cpuTime - serverBefore)
+      cpuSeconds: processCPUTime() - before, serverCPUSeconds: server.cpuTime - serverBefore,
+      contextSwitches: processContextSwitches() - switchesBefore)
   }
 }
 
@@ -149,6 +155,7 @@ private struct Row {
   let window: Int
   let messagesPerSecond: Double
   let cpuMicroseconds: Double
+  let switches: Double
   let serverMicroseconds: Double
   let serverCores: Double
   let clientCores: Double
@@ -162,6 +169,7 @@ private struct Row {
     window = cell.window
     messagesPerSecond = median(measurements.map(\.messagesPerSecond))
     cpuMicroseconds = median(measurements.map(\.cpuMicrosecondsPerMessage))
+    switches = median(measurements.map(\.switchesPerMessage))
     serverMicroseconds = median(measurements.map(\.serverMicrosecondsPerMessage))
     serverCores = median(measurements.map(\.serverCores))
     clientCores = median(measurements.map(\.clientCores))
@@ -176,7 +184,8 @@ private struct Row {
 
   static let header =
     "client".padded(16) + "size".padded(7) + "deflate".padded(9) + "in flight".padded(11)
-    + "msg/s".padded(9) + "MB/s".padded(8) + "CPU µs/msg".padded(12) + "client cores".padded(14)
+    + "msg/s".padded(9) + "MB/s".padded(8) + "CPU µs/msg".padded(12) + "switches/msg".padded(14)
+    + "client cores".padded(14)
     + "server µs/msg".padded(15) + "server cores".padded(14) + "messages".padded(10) + "bad"
 
   var line: String {
@@ -185,6 +194,7 @@ private struct Row {
       + String(format: "%.0f", messagesPerSecond).padded(9)
       + String(format: "%.1f", messagesPerSecond * Double(bytes) / 1e6).padded(8)
       + String(format: "%.1f", cpuMicroseconds).padded(12)
+      + String(format: "%.2f", switches).padded(14)
       + String(format: "%.2f", clientCores).padded(14)
       + String(format: "%.1f", serverMicroseconds).padded(15)
       + String(format: "%.2f", serverCores).padded(14) + "\(messages)".padded(10)
