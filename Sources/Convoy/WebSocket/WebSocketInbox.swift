@@ -1,76 +1,63 @@
 import Foundation
 
-/// The received messages waiting for their reader: at most `capacity`, after which the
-/// WebSocket's read loop waits in ``put(_:)``, so a slow reader slows the server down (TCP flow
-/// control) instead of memory growing.
+/// The received messages waiting for their reader.
+///
+/// The session stops decoding once `capacity` messages wait (``isFull``), and the WebSocket
+/// stops reading from the network, so a slow reader slows the server down (TCP flow control)
+/// instead of memory growing; `onRoom` tells the session when the reader made room again.
 final class WebSocketInbox: @unchecked Sendable {
   private let lock = Lock()
   private let capacity: Int
   private var messages: [WebSocketMessage] = []
+  private var first = 0
   private var end: Result<Void, any Error>?
   private var reader: CheckedContinuation<Result<WebSocketMessage?, any Error>, Never>?
-  private var writer: CheckedContinuation<Void, Never>?
+  /// Set when ``isFull`` answered `true`: the next message taken calls `onRoom`.
+  private var awaitsRoom = false
+  private let onRoom: @Sendable () -> Void
 
-  init(capacity: Int) {
+  init(capacity: Int, onRoom: @escaping @Sendable () -> Void) {
     self.capacity = capacity
+    self.onRoom = onRoom
   }
 
-  /// Adds `message` once there is room for it (at once to a waiting reader); returns at once
-  /// once the inbox has ended.
-  func put(_ message: WebSocketMessage) async {
-    while true {
-      let step = lock.withLock { () -> PutStep in
-        guard end == nil else { return .done }
-        if let reader {
-          self.reader = nil
-          return .hand(reader)
-        }
-        guard messages.count >= capacity else {
-          messages.append(message)
-          return .done
-        }
-        return .wait
-      }
-      switch step {
-      case .done:
-        return
-      case .hand(let reader):
-        return reader.resume(returning: .success(message))
-      case .wait:
-        await withCheckedContinuation { continuation in
-          let waits = lock.withLock {
-            guard end == nil, reader == nil, messages.count >= capacity else { return false }
-            writer = continuation
-            return true
-          }
-          if !waits { continuation.resume() }
-        }
-      }
+  /// Whether `capacity` messages wait: the session holds the next back until `onRoom`.
+  var isFull: Bool {
+    lock.withLock {
+      let full = messages.count - first >= capacity
+      if full { awaitsRoom = true }
+      return full
     }
   }
 
-  private enum PutStep {
-    case done
-    case hand(CheckedContinuation<Result<WebSocketMessage?, any Error>, Never>)
-    case wait
+  /// Adds `message`, to a waiting reader at once; dropped once the inbox has ended.
+  func put(_ message: WebSocketMessage) {
+    let waiting = lock.withLock { () -> Reader? in
+      guard end == nil else { return nil }
+      guard let reader else {
+        messages.append(message)
+        return nil
+      }
+      self.reader = nil
+      return Reader(continuation: reader)
+    }
+    waiting?.continuation.resume(returning: .success(message))
   }
 
-  /// Whether a message waits in ``put(_:)`` for room: the read loop is holding the network back.
-  var hasWaitingWriter: Bool { lock.withLock { writer != nil } }
+  /// A waiting reader, named so that the lock's closure returns a plain type.
+  private struct Reader {
+    let continuation: CheckedContinuation<Result<WebSocketMessage?, any Error>, Never>
+  }
 
   /// Ends the inbox: the reader gets what waits, then `nil`, or `result`'s error.
   func finish(_ result: Result<Void, any Error>) {
-    let (reader, writer) = lock.withLock {
-      () -> (
-        CheckedContinuation<Result<WebSocketMessage?, any Error>, Never>?,
-        CheckedContinuation<Void, Never>?
-      ) in
-      guard end == nil else { return (nil, nil) }
+    let reader = lock.withLock {
+      () -> CheckedContinuation<Result<WebSocketMessage?, any Error>, Never>? in
+      guard end == nil else { return nil }
       end = result
-      defer { (self.reader, self.writer) = (nil, nil) }
-      return (self.reader, self.writer)
+      defer { self.reader = nil }
+      return self.reader
     }
-    writer?.resume()
     guard let reader else { return }
     switch result {
     case .success: reader.resume(returning: .success(nil))
@@ -78,29 +65,34 @@ final class WebSocketInbox: @unchecked Sendable {
     }
   }
 
+  /// Whether a reader waits in ``next()``.
+  var hasWaitingReader: Bool { lock.withLock { reader != nil } }
+
   /// The next message, `nil` once the WebSocket closed normally. One reader at a time.
   func next() async throws -> WebSocketMessage? {
     let result = await withCheckedContinuation {
       (continuation: CheckedContinuation<Result<WebSocketMessage?, any Error>, Never>) in
-      let (ready, writer) = lock.withLock {
-        () -> (Result<WebSocketMessage?, any Error>?, CheckedContinuation<Void, Never>?) in
-        if !messages.isEmpty {
-          let message = messages.removeFirst()
-          guard messages.count < capacity, let writer = self.writer else {
-            return (.success(message), nil)
+      let (ready, madeRoom) = lock.withLock { () -> (Result<WebSocketMessage?, any Error>?, Bool) in
+        if first < messages.count {
+          let message = messages[first]
+          first += 1
+          if first == messages.count {
+            messages.removeAll(keepingCapacity: true)
+            first = 0
           }
-          self.writer = nil
-          return (.success(message), writer)
+          let madeRoom = awaitsRoom && messages.count - first < capacity
+          if madeRoom { awaitsRoom = false }
+          return (.success(message), madeRoom)
         }
         switch end {
-        case .success: return (.success(nil), nil)
-        case .failure(let error): return (.failure(error), nil)
+        case .success: return (.success(nil), false)
+        case .failure(let error): return (.failure(error), false)
         case nil:
           reader = continuation
-          return (nil, nil)
+          return (nil, false)
         }
       }
-      writer?.resume()
+      if madeRoom { onRoom() }
       if let ready { continuation.resume(returning: ready) }
     }
     return try result.get()

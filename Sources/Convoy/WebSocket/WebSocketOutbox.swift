@@ -1,10 +1,12 @@
 import Foundation
 
-/// The frames waiting to go out on a WebSocket, and the loop that writes them.
+/// The frames waiting to go out on a WebSocket, and their writing.
 ///
-/// A message's `send` returns once its frame is queued here, so a sender waits for the network
-/// only when the queue already holds `limit` bytes: then ``waitForRoom()`` holds it back
-/// (back-pressure instead of memory growing). Control frames never wait: a pong or a close must
+/// Whoever queues a frame while nothing is being written writes it at once, on its own thread,
+/// as much as the socket takes; what the socket does not take waits for the channel's
+/// ``WebSocketChannelEvent/writable``. A message's `send` returns once its frame is queued (or
+/// written), so a sender waits for the network only when the queue already holds `limit`
+/// bytes: then ``waitForRoom()`` holds it back (back-pressure instead of memory growing). Control frames never wait: a pong or a close must
 /// not queue behind data the server is slow to read. Only the latest pong is kept (RFC 6455
 /// §5.5.3 lets an endpoint answer just the most recent ping), so a server's ping flood cannot
 /// grow the queue either.
@@ -28,15 +30,27 @@ final class WebSocketOutbox: @unchecked Sendable {
   /// Set once the loop must stop: after draining (`true`) or at once (`false`).
   private var stopAfterDraining: Bool?
   private var roomWaiters: [CheckedContinuation<Void, Never>] = []
-  private var idleWriter: CheckedContinuation<Void, Never>?
+  /// The rest of bytes the socket took only part of; written before anything else.
+  private var unsent: Data?
+  /// Whether a thread is writing, or the rest waits for the socket to take more.
+  private var isWriting = false
+  /// Whether the connection is closed: nothing more is written.
+  private var isDone = false
+  /// Told once when writing is over: `nil` once stopped and drained, or the failure of the
+  /// write that failed (the connection is closed then).
+  private let onClose: @Sendable (TransportFailure?) -> Void
 
   /// Largest run of small frames joined into one write: fewer system calls for chatty sockets,
   /// while a large frame goes out as it is, without a copy.
   private static let joinedWriteSize = 64 << 10
 
-  init(channel: any WebSocketChannel, limit: Int) {
+  init(
+    channel: any WebSocketChannel, limit: Int,
+    onClose: @escaping @Sendable (TransportFailure?) -> Void
+  ) {
     self.channel = channel
     self.limit = limit
+    self.onClose = onClose
   }
 
   /// Returns once the queue holds fewer than `limit` bytes, or nothing more can be queued.
@@ -55,33 +69,33 @@ final class WebSocketOutbox: @unchecked Sendable {
   ///
   /// - Throws: ``WebSocketError`` once a close is queued or the WebSocket ended.
   func enqueue(_ frame: WebSocketFrame) throws(WebSocketError) {
-    let outcome = lock.withLock {
-      () -> Result<CheckedContinuation<Void, Never>?, WebSocketError> in
+    let outcome = lock.withLock { () -> Result<Void, WebSocketError> in
       if let refusal { return .failure(refusal) }
       append(encoder.encode(frame))
-      return .success(takeIdleWriter())
+      return .success(())
     }
-    try outcome.get()?.resume()
+    try outcome.get()
+    write()
   }
 
   /// Queues a ping; dropped once a close is queued.
   func enqueuePing(_ payload: Data) {
-    let writer = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-      guard refusal == nil else { return nil }
+    let queued = lock.withLock {
+      guard refusal == nil else { return false }
       append(encoder.encode(WebSocketFrame(opcode: .ping, payload: payload)))
-      return takeIdleWriter()
+      return true
     }
-    writer?.resume()
+    if queued { write() }
   }
 
   /// Answers a ping, replacing an answer not yet written; dropped once a close is queued.
   func enqueuePong(_ payload: Data) {
-    let writer = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-      guard refusal == nil else { return nil }
+    let queued = lock.withLock {
+      guard refusal == nil else { return false }
       pong = payload
-      return takeIdleWriter()
+      return true
     }
-    writer?.resume()
+    if queued { write() }
   }
 
   /// Queues the close frame, unless one is queued already, and refuses every later frame with
@@ -92,23 +106,18 @@ final class WebSocketOutbox: @unchecked Sendable {
   /// - Returns: Whether this close was queued.
   @discardableResult
   func enqueueClose(_ frame: WebSocketFrame, droppingData: Bool, refusal: WebSocketError) -> Bool {
-    let (queued, writer, waiters) = lock.withLock {
-      () -> (Bool, CheckedContinuation<Void, Never>?, [CheckedContinuation<Void, Never>]) in
-      guard !isCloseQueued, self.refusal == nil else { return (false, nil, []) }
+    let (queued, waiters) = lock.withLock {
+      () -> (Bool, [CheckedContinuation<Void, Never>]) in
+      guard !isCloseQueued, self.refusal == nil else { return (false, []) }
       isCloseQueued = true
       self.refusal = refusal
-      if droppingData {
-        frames.removeAll()
-        firstFrame = 0
-        queuedBytes = 0
-        pong = nil
-      }
+      if droppingData { dropQueued() }
       append(encoder.encode(frame))
       defer { roomWaiters = [] }
-      return (true, takeIdleWriter(), roomWaiters)
+      return (true, roomWaiters)
     }
-    writer?.resume()
     for waiter in waiters { waiter.resume() }
+    if queued { write() }
     return queued
   }
 
@@ -126,56 +135,40 @@ final class WebSocketOutbox: @unchecked Sendable {
     if let refusal = lock.withLock({ refusal }) { throw refusal }
   }
 
-  /// Stops the loop: after writing what is queued (a close answered, say), or at once. Later
-  /// sends throw `refusal` (unless a close already set theirs).
+  /// Stops writing: after writing what is queued (a close answered, say), or at once. The
+  /// connection stays open: RFC 6455 §7.1.1 has the server close TCP first. Later sends throw
+  /// `refusal` (unless a close already set theirs).
   func stop(afterDraining: Bool, refusal: WebSocketError) {
-    let (writer, waiters) = lock.withLock {
-      () -> (CheckedContinuation<Void, Never>?, [CheckedContinuation<Void, Never>]) in
+    let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
       if self.refusal == nil { self.refusal = refusal }
-      if !afterDraining {
-        frames.removeAll()
-        firstFrame = 0
-        queuedBytes = 0
-        pong = nil
-      }
+      if !afterDraining { dropQueued() }
       if stopAfterDraining != false { stopAfterDraining = afterDraining }
       defer { roomWaiters = [] }
-      return (takeIdleWriter(), roomWaiters)
+      return roomWaiters
     }
-    writer?.resume()
     for waiter in waiters { waiter.resume() }
+    write()
   }
 
-  /// Writes queued frames until ``stop(afterDraining:refusal:)`` or a write fails, then closes
-  /// the connection.
-  ///
-  /// - Returns: The failure of the write that failed, `nil` when the loop was stopped.
-  func run() async -> TransportFailure? {
-    var failure: TransportFailure?
-    while true {
-      guard let bytes = await nextWrite() else { break }
-      do {
-        try await channel.write(bytes)
-      } catch {
-        failure = error
-        break
-      }
-      let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-        queuedBytes -= bytes.count
-        guard queuedBytes < limit else { return [] }
-        defer { roomWaiters = [] }
-        return roomWaiters
-      }
-      for waiter in waiters { waiter.resume() }
-    }
-    channel.close()
-    return failure
+  /// The socket takes writes again: the rest goes on.
+  func socketIsWritable() {
+    lock.withLock { isWriting = false }
+    write()
   }
 
-  /// The next bytes to write, waiting while there are none; `nil` once the loop must stop.
-  private func nextWrite() async -> Data? {
+  /// Writes what is queued, on this thread, unless another is writing; stops where the socket
+  /// is full (the channel then reports it writable), and for good once stopped and drained.
+  private func write() {
+    guard
+      lock.withLock({ () -> Bool in
+        guard !isWriting, !isDone else { return false }
+        isWriting = true
+        return true
+      })
+    else { return }
     while true {
-      let next = lock.withLock { () -> Data?? in
+      let next = lock.withLock { () -> Data? in
+        if let rest = unsent { return rest }
         if let payload = pong {
           pong = nil
           let bytes = encoder.encode(WebSocketFrame(opcode: .pong, payload: payload))
@@ -183,21 +176,61 @@ final class WebSocketOutbox: @unchecked Sendable {
           return bytes
         }
         if firstFrame < frames.count { return takeFrames() }
-        if stopAfterDraining != nil { return .some(nil) }
+        isWriting = false
+        if stopAfterDraining != nil { isDone = true }
         return nil
       }
-      if let next { return next }
-      await withCheckedContinuation { continuation in
-        let hasWork = lock.withLock {
-          guard pong == nil, firstFrame == frames.count, stopAfterDraining == nil else {
-            return true
-          }
-          idleWriter = continuation
-          return false
-        }
-        if hasWork { continuation.resume() }
+      guard let bytes = next else {
+        if lock.withLock({ isDone }) { end(nil) }
+        return
       }
+      let written: Int
+      do {
+        written = try channel.send(bytes)
+      } catch {
+        lock.withLock {
+          isDone = true
+          dropQueued()
+        }
+        return end(error)
+      }
+      let (waiters, full) = lock.withLock {
+        () -> ([CheckedContinuation<Void, Never>], Bool) in
+        queuedBytes -= written
+        let full = written < bytes.count
+        unsent = full ? bytes.subdata(in: (bytes.startIndex + written)..<bytes.endIndex) : nil
+        guard queuedBytes < limit else { return ([], full) }
+        defer { roomWaiters = [] }
+        return (roomWaiters, full)
+      }
+      for waiter in waiters { waiter.resume() }
+      // The socket is full: `isWriting` stays set until the channel says it takes more.
+      if full { return }
     }
+  }
+
+  /// Ends writing once, releasing every sender that waits; a failed write closes the
+  /// connection.
+  private func end(_ failure: TransportFailure?) {
+    let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+      if refusal == nil {
+        refusal = WebSocketError(kind: .closed, detail: "the WebSocket is closed")
+      }
+      defer { roomWaiters = [] }
+      return roomWaiters
+    }
+    for waiter in waiters { waiter.resume() }
+    if failure != nil { channel.close() }
+    onClose(failure)
+  }
+
+  /// Guarded by `lock`.
+  private func dropQueued() {
+    frames.removeAll()
+    firstFrame = 0
+    queuedBytes = 0
+    pong = nil
+    unsent = nil
   }
 
   /// The first queued frame, joined with the small ones after it. Guarded by `lock`.
@@ -227,11 +260,5 @@ final class WebSocketOutbox: @unchecked Sendable {
   private func append(_ bytes: Data) {
     frames.append(bytes)
     queuedBytes += bytes.count
-  }
-
-  /// Guarded by `lock`.
-  private func takeIdleWriter() -> CheckedContinuation<Void, Never>? {
-    defer { idleWriter = nil }
-    return idleWriter
   }
 }

@@ -1,14 +1,18 @@
 import Foundation
 
-/// A WebSocket's running state once the handshake is done: the read loop (frames in, pings
-/// answered, the close handshake), the writes (one at a time, masked, compressed when agreed)
-/// and the close.
+/// A WebSocket's running state once the handshake is done: frames in (as the channel hands
+/// them over, pings answered, the close handshake), messages out (queued, masked, compressed
+/// when agreed), keep-alive and the close.
+///
+/// Bytes are decoded on the thread that brings them (the channel's, or a reader's that made room
+/// in a full inbox), one at a time under `receiveLock`; decoding stops while the inbox is full
+/// and the channel stops reading, so the unread bytes wait in the kernel.
 final class WebSocketSession: @unchecked Sendable {
-  let inbox: WebSocketInbox
+  private(set) var inbox: WebSocketInbox!
   private let channel: any WebSocketChannel
   private let options: WebSocketOptions
   private let clock: any ConvoyClock
-  let outbox: WebSocketOutbox
+  private(set) var outbox: WebSocketOutbox!
   /// One sender at a time: messages are compressed in the order they are queued.
   private let senders = WebSocketWriteGate()
   private let deflater: MessageDeflater?
@@ -23,8 +27,18 @@ final class WebSocketSession: @unchecked Sendable {
   /// When the idle timeout is next checked, and when bytes last arrived.
   private var idleTimer: ClockTimer?
   private var lastReceived: Date
-  /// Ends the connection if the loop draining a close is still writing when it is due.
+  /// Ends the connection if the close, or what was queued before it, is still not written
+  /// when it is due.
   private var closeBackstop: ClockTimer?
+  /// Guards what decoding uses. Recursive: decoding may end the WebSocket, and the end takes
+  /// it again to read on to the server's end of TCP.
+  private let receiveLock = NSRecursiveLock()
+  // Guarded by `receiveLock`.
+  private var decoder: WebSocketFrameDecoder
+  private var assembler: WebSocketMessageAssembler
+  private var isReceivingPaused = false
+  /// How the connection ended, once the channel said so; acted on after the frames before it.
+  private var channelEnd: WebSocketError?
 
   init(
     channel: any WebSocketChannel, leftover: Data, options: WebSocketOptions,
@@ -34,7 +48,6 @@ final class WebSocketSession: @unchecked Sendable {
     self.options = options
     self.clock = clock
     lastReceived = clock.now
-    inbox = WebSocketInbox(capacity: options.bufferedMessages)
     var inflater: SingleReaderInflater?
     if let deflate, let zlib {
       deflater = try MessageDeflater(zlib: zlib, parameters: deflate)
@@ -42,32 +55,70 @@ final class WebSocketSession: @unchecked Sendable {
     } else {
       deflater = nil
     }
-    outbox = WebSocketOutbox(channel: channel, limit: options.maximumQueuedBytes)
-    let decoder = WebSocketFrameDecoder(
+    decoder = WebSocketFrameDecoder(
       maximumFrameSize: options.maximumMessageSize, allowsRSV1: deflate != nil)
-    let assembler = WebSocketMessageAssembler(
+    assembler = WebSocketMessageAssembler(
       maximumMessageSize: options.maximumMessageSize, inflater: inflater)
-    let outbox = outbox
-    Task { [weak self] in
-      let failure = await outbox.run()
-      // A write failed, or the loop drained a close and closed the connection.
-      self?.writingEnded(failure)
+    // The inbox and the outbox call back into the session, which owns them: weakly.
+    inbox = WebSocketInbox(capacity: options.bufferedMessages) { [weak self] in
+      self?.decodeReceived()
     }
-    Task { await self.read(decoder: decoder, assembler: assembler, leftover: leftover) }
+    outbox = WebSocketOutbox(channel: channel, limit: options.maximumQueuedBytes) {
+      [weak self] failure in self?.connectionClosed(failure)
+    }
+    if !leftover.isEmpty { decoder.append(leftover) }
+    // The channel keeps the session until it is closed: a WebSocket let go still writes its
+    // close.
+    channel.startReceiving { event in self.handle(event) }
+    decodeReceived()
     scheduleNextPing()
     scheduleIdleCheck(after: options.idleTimeout)
   }
 
-  /// The outbox's loop ended: a write failed (the connection broke), or what was queued after
-  /// the end went out and the connection is closed.
-  private func writingEnded(_ failure: TransportFailure?) {
+  private func handle(_ event: WebSocketChannelEvent) {
+    // Once over, what still comes is read and dropped until the server closes TCP (RFC 6455
+    // §7.1.1): closing first with bytes unread would reset the connection, and a reset can
+    // destroy the close frame before the server reads it.
+    let isOver = lock.withLock { self.isOver }
+    switch event {
+    case .received(let bytes):
+      if isOver { return }
+      if options.idleTimeout != nil { lock.withLock { lastReceived = clock.now } }
+      receiveLock.withLock { decoder.append(bytes) }
+      decodeReceived()
+    case .ended, .failed:
+      if isOver { return closeConnection() }
+      receiveLock.withLock {
+        if case .failed(let failure) = event {
+          channelEnd = WebSocketError(
+            kind: .closedAbnormally, closeCode: .abnormalClosure, detail: "\(failure)")
+        } else {
+          channelEnd = WebSocketError(
+            kind: .closedAbnormally, closeCode: .abnormalClosure,
+            detail: "the server ended the connection without a close frame")
+        }
+      }
+      decodeReceived()
+    case .writable:
+      outbox.socketIsWritable()
+    }
+  }
+
+  /// Writing is over: a write failed (the connection broke), or what the end queued is written.
+  private func connectionClosed(_ failure: TransportFailure?) {
     if let failure {
       finish(
         .failure(
           WebSocketError(
             kind: .closedAbnormally, closeCode: .abnormalClosure, detail: "\(failure)")))
+      closeConnection()
     }
+  }
+
+  /// Closes the connection, the close handshake done or given up.
+  private func closeConnection() {
     lock.withLock { closeBackstop }?.cancel()
+    channel.close()
   }
 
   /// Arms the next keep-alive ping, unless pings are off or the WebSocket is over.
@@ -142,7 +193,10 @@ final class WebSocketSession: @unchecked Sendable {
     outbox.enqueueClose(
       WebSocketFrame.close(code: code, reason: reason), droppingData: false,
       refusal: Self.closedHere)
-    let timer = clock.schedule(after: options.closeTimeout) { [channel] in channel.close() }
+    let timer = clock.schedule(after: options.closeTimeout) { [weak self] in
+      self?.finish(.success(()))
+      self?.closeConnection()
+    }
     await waitUntilOver()
     timer.cancel()
   }
@@ -168,55 +222,51 @@ final class WebSocketSession: @unchecked Sendable {
     finish(.failure(error))
   }
 
-  private func read(
-    decoder: WebSocketFrameDecoder, assembler: WebSocketMessageAssembler, leftover: Data
-  ) async {
-    var decoder = decoder
-    var assembler = assembler
-    var pending = leftover
-    do {
-      while true {
-        if !pending.isEmpty { decoder.append(pending) }
-        while let frame = try decoder.nextFrame() {
-          guard let output = try assembler.receive(frame) else { continue }
-          switch output {
-          case .text(let text): await inbox.put(.text(text))
-          case .binary(let data): await inbox.put(.binary(data))
-          case .ping(let payload): outbox.enqueuePong(payload)
-          case .pong: scheduleNextPing()
-          case .close(let code, let reason):
-            let received = code ?? .noStatusReceived
-            lock.withLock { serverClose = (received, reason) }
-            // §5.5.1: answer with the code received.
-            outbox.enqueueClose(
-              WebSocketFrame.close(code: code, reason: ""), droppingData: false,
-              refusal: Self.closedHere)
-            return finish(Self.ending(closedWith: received, reason: reason))
+  /// Decodes the bytes received so far into messages for the inbox, until it is full (then
+  /// the channel stops reading until the reader makes room) or no whole frame is left.
+  private func decodeReceived() {
+    receiveLock.withLock {
+      while !lock.withLock({ isOver }) {
+        if inbox.isFull {
+          if !isReceivingPaused {
+            isReceivingPaused = true
+            channel.setReceivingPaused(true)
           }
+          return
         }
-        guard let bytes = try await channel.read() else {
-          throw WebSocketError(
-            kind: .closedAbnormally, closeCode: .abnormalClosure,
-            detail: "the server ended the connection without a close frame")
-        }
-        if options.idleTimeout != nil { lock.withLock { lastReceived = clock.now } }
-        pending = bytes
-      }
-    } catch let violation as WebSocketProtocolError {
-      fail(
-        WebSocketError(
-          kind: .protocolViolation, closeCode: violation.closeCode, detail: violation.description))
-    } catch let error as WebSocketError {
-      finish(.failure(error))
-    } catch {
-      // The connection broke, or was closed by `close`'s timer or `abandon`.
-      let closedHere = outbox.closeIsQueued
-      finish(
-        closedHere
-          ? .success(())
-          : .failure(
+        let output: WebSocketMessageAssembler.Output
+        do throws(WebSocketProtocolError) {
+          guard let frame = try decoder.nextFrame() else { break }
+          guard let assembled = try assembler.receive(frame) else { continue }
+          output = assembled
+        } catch {
+          return fail(
             WebSocketError(
-              kind: .closedAbnormally, closeCode: .abnormalClosure, detail: "\(error)")))
+              kind: .protocolViolation, closeCode: error.closeCode, detail: error.description))
+        }
+        switch output {
+        case .text(let text): inbox.put(.text(text))
+        case .binary(let data): inbox.put(.binary(data))
+        case .ping(let payload): outbox.enqueuePong(payload)
+        case .pong: scheduleNextPing()
+        case .close(let code, let reason):
+          let received = code ?? .noStatusReceived
+          lock.withLock { serverClose = (received, reason) }
+          // §5.5.1: answer with the code received.
+          outbox.enqueueClose(
+            WebSocketFrame.close(code: code, reason: ""), droppingData: false,
+            refusal: Self.closedHere)
+          return finish(Self.ending(closedWith: received, reason: reason))
+        }
+      }
+      if let channelEnd {
+        // The connection broke, or was closed by `close`'s timer or `abandon`.
+        return finish(outbox.closeIsQueued ? .success(()) : .failure(channelEnd))
+      }
+      if isReceivingPaused {
+        isReceivingPaused = false
+        channel.setReceivingPaused(false)
+      }
     }
   }
 
@@ -257,6 +307,15 @@ final class WebSocketSession: @unchecked Sendable {
     }
     outbox.stop(afterDraining: true, refusal: refusal)
     for waiter in ending.waiters { waiter.resume() }
+    let hasEnded = receiveLock.withLock {
+      // Read on to the server's end of TCP, whatever the inbox holds.
+      if isReceivingPaused {
+        isReceivingPaused = false
+        channel.setReceivingPaused(false)
+      }
+      return channelEnd != nil
+    }
+    if hasEnded { closeConnection() }
   }
 
   private func waitUntilOver() async {

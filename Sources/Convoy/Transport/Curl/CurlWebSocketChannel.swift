@@ -7,43 +7,53 @@
   /// pins, client certificates and proxies are the ones calls use), then driven with
   /// `curl_easy_send` and `curl_easy_recv`.
   ///
-  /// An easy handle is not thread-safe, so every libcurl call runs on one serial queue; a read or
-  /// write that would block waits on a dispatch source for the socket (epoll on Linux) instead
-  /// of a thread. TLS may hold decrypted bytes the socket no longer signals, so a read always
-  /// asks libcurl first and waits only when it says `CURLE_AGAIN`.
+  /// An easy handle is not thread-safe, so every libcurl call holds `lock`. Arrivals are read on
+  /// a serial queue, woken by a dispatch source for the socket (epoll on Linux) that stays armed
+  /// while the session receives, and handed to the session there; `send` writes on the caller's
+  /// thread and arms a write source only when the socket is full. TLS may hold decrypted bytes
+  /// the socket no longer signals, so reads go on until libcurl says `CURLE_AGAIN`.
   final class CurlWebSocketChannel: WebSocketChannel, @unchecked Sendable {
     private let library: CurlLibrary
     private let easy: CurlLibrary.Easy
     private let queue = DispatchQueue(label: "convoy.websocket.curl")
     private let readSource: any DispatchSourceRead
     private let writeSource: any DispatchSourceWrite
-    // Guarded by `queue`.
+    /// Guards the easy handle and everything below.
+    private let lock = Lock()
+    /// The upgrade's reader and writer, before receiving starts.
     private var reader: CheckedContinuation<Result<Data?, TransportFailure>, Never>?
     private var writer: (bytes: Data, continuation: CheckedContinuation<TransportFailure?, Never>)?
+    private var handler: (@Sendable (WebSocketChannelEvent) -> Void)?
+    private var isPaused = false
+    private var hasEnded = false
     private var isReadSourceRunning = false
     private var isWriteSourceRunning = false
     private var isClosed = false
-    private var buffer = [UInt8](repeating: 0, count: 64 << 10)
+
+    /// Most bytes handed over in one event: a fast server cannot keep the queue for itself.
+    private static let largestDelivery = 256 << 10
+    /// The size of one `curl_easy_recv`.
+    private static let readSize = 64 << 10
 
     private init(library: CurlLibrary, easy: CurlLibrary.Easy, socket: Int32) {
       self.library = library
       self.easy = easy
       readSource = DispatchSource.makeReadSource(fileDescriptor: socket, queue: queue)
       writeSource = DispatchSource.makeWriteSource(fileDescriptor: socket, queue: queue)
-      readSource.setEventHandler { [unowned self] in self.tryRead() }
-      writeSource.setEventHandler { [unowned self] in self.tryWrite() }
+      readSource.setEventHandler { [unowned self] in self.readable() }
+      writeSource.setEventHandler { [unowned self] in self.writable() }
     }
 
     deinit {
       if !isReleased { release() }
     }
 
-    /// Whether the sources are cancelled and the connection closed; guarded by `queue` (or the
+    /// Whether the sources are cancelled and the connection closed; guarded by `lock` (or the
     /// last reference, in `deinit`).
     private var isReleased = false
 
     /// Stops watching the socket, then closes the connection (`curl_easy_cleanup` closes it):
-    /// the server sees the TCP connection end.
+    /// the server sees the TCP connection end. Holds `lock` (or the last reference).
     private func release() {
       isReleased = true
       readSource.cancel()
@@ -118,9 +128,13 @@
       let failure = await withCheckedContinuation {
         (continuation: CheckedContinuation<TransportFailure?, Never>) in
         queue.async {
-          guard !self.isClosed else { return continuation.resume(returning: Self.closed) }
-          self.writer = (bytes, continuation)
-          self.tryWrite()
+          let closed = self.lock.withLock {
+            guard !self.isClosed else { return true }
+            self.writer = (bytes, continuation)
+            return false
+          }
+          if closed { return continuation.resume(returning: Self.closed) }
+          self.writable()
         }
       }
       if let failure { throw failure }
@@ -130,81 +144,216 @@
       let result = await withCheckedContinuation {
         (continuation: CheckedContinuation<Result<Data?, TransportFailure>, Never>) in
         queue.async {
-          guard !self.isClosed else { return continuation.resume(returning: .failure(Self.closed)) }
-          self.reader = continuation
-          self.tryRead()
+          let closed = self.lock.withLock {
+            guard !self.isClosed else { return true }
+            self.reader = continuation
+            return false
+          }
+          if closed { return continuation.resume(returning: .failure(Self.closed)) }
+          self.readable()
         }
       }
       return try result.get()
     }
 
-    func close() {
-      queue.async {
-        guard !self.isClosed else { return }
-        self.isClosed = true
-        self.reader?.resume(returning: .failure(Self.closed))
-        self.reader = nil
-        self.writer?.continuation.resume(returning: Self.closed)
-        self.writer = nil
-        self.release()
+    func startReceiving(_ handler: @escaping @Sendable (WebSocketChannelEvent) -> Void) {
+      lock.withLock {
+        self.handler = handler
+        setRead(running: !isPaused)
       }
+      // TLS may already hold bytes that came with the upgrade's answer.
+      queue.async { self.readable() }
+    }
+
+    func setReceivingPaused(_ paused: Bool) {
+      lock.withLock {
+        isPaused = paused
+        setRead(running: !paused && !hasEnded)
+      }
+      if !paused { queue.async { self.readable() } }
+    }
+
+    func send(_ bytes: Data) throws(TransportFailure) -> Int {
+      let outcome = lock.withLock { () -> Result<Int, TransportFailure> in
+        guard !isClosed else { return .failure(Self.closed) }
+        var offset = 0
+        while offset < bytes.count {
+          var sent = 0
+          let code = bytes.withUnsafeBytes {
+            library.easySend(easy, $0.baseAddress! + offset, $0.count - offset, &sent)
+          }
+          if code == CurlConstant.again {
+            setWrite(running: true)
+            break
+          }
+          guard code == 0 else {
+            return .failure(
+              TransportFailure(curlCode: code, text: library.describe(code), message: ""))
+          }
+          offset += sent
+        }
+        return .success(offset)
+      }
+      return try outcome.get()
+    }
+
+    func close() {
+      let (reader, writer) = lock.withLock {
+        () -> (
+          CheckedContinuation<Result<Data?, TransportFailure>, Never>?,
+          CheckedContinuation<TransportFailure?, Never>?
+        ) in
+        guard !isClosed else { return (nil, nil) }
+        isClosed = true
+        handler = nil
+        defer { (self.reader, self.writer) = (nil, nil) }
+        return (self.reader, self.writer?.continuation)
+      }
+      reader?.resume(returning: .failure(Self.closed))
+      writer?.resume(returning: Self.closed)
+      // On the queue, so that no event handler is running when the sources go.
+      queue.async { self.lock.withLock { if !self.isReleased { self.release() } } }
     }
 
     private static let closed = TransportFailure(
       kind: .cancelled, detail: "the WebSocket was closed")
 
-    /// On `queue`: hands the waiting reader what libcurl has, or waits for the socket.
-    private func tryRead() {
-      guard !isReleased else { return }
-      guard let reader else { return setRead(running: false) }
+    /// On `queue`: the socket has bytes (or libcurl may). Before receiving starts they go to the
+    /// upgrade's reader; after, to the handler, up to ``largestDelivery`` at a time.
+    private func readable() {
+      var delivered = Data()
+      var ending: WebSocketChannelEvent?
+      var more = false
+      let (receiver, upgradeReader) = lock.withLock {
+        () -> (
+          (@Sendable (WebSocketChannelEvent) -> Void)?,
+          CheckedContinuation<Result<Data?, TransportFailure>, Never>?
+        ) in
+        guard !isReleased, !isClosed else { return (nil, nil) }
+        if self.handler == nil {
+          guard let reader = self.reader else {
+            setRead(running: false)
+            return (nil, nil)
+          }
+          switch receive(into: &delivered) {
+          case .again:
+            setRead(running: true)
+            return (nil, nil)
+          case .failed(let failure):
+            ending = .failed(failure)
+          case .ended, .received:
+            break
+          }
+          self.reader = nil
+          setRead(running: false)
+          return (nil, reader)
+        }
+        guard !isPaused, !hasEnded else {
+          setRead(running: false)
+          return (nil, nil)
+        }
+        reading: while delivered.count < Self.largestDelivery {
+          switch receive(into: &delivered) {
+          case .again: break reading
+          case .received: continue
+          case .ended: ending = .ended
+          case .failed(let failure): ending = .failed(failure)
+          }
+          hasEnded = true
+          setRead(running: false)
+          break
+        }
+        more = ending == nil && delivered.count >= Self.largestDelivery
+        return (self.handler, nil)
+      }
+      if let upgradeReader {
+        if case .failed(let failure)? = ending {
+          return upgradeReader.resume(returning: .failure(failure))
+        }
+        return upgradeReader.resume(returning: .success(delivered.isEmpty ? nil : delivered))
+      }
+      guard let receiver else { return }
+      if !delivered.isEmpty { receiver(.received(delivered)) }
+      if let ending { receiver(ending) }
+      if more { queue.async { self.readable() } }
+    }
+
+    /// One `curl_easy_recv`, appended to `bytes`. Holds `lock`.
+    private func receive(into bytes: inout Data) -> Receipt {
       var received = 0
-      let code = buffer.withUnsafeMutableBytes {
-        library.easyRecv(easy, $0.baseAddress, $0.count, &received)
+      let start = bytes.count
+      bytes.count += Self.readSize
+      let code = bytes.withUnsafeMutableBytes {
+        library.easyRecv(easy, $0.baseAddress! + start, Self.readSize, &received)
       }
-      if code == CurlConstant.again { return setRead(running: true) }
-      self.reader = nil
-      setRead(running: false)
+      bytes.count = start + (code == 0 ? received : 0)
+      if code == CurlConstant.again { return .again }
       guard code == 0 else {
-        return reader.resume(
-          returning: .failure(
-            TransportFailure(curlCode: code, text: library.describe(code), message: "")))
+        return .failed(TransportFailure(curlCode: code, text: library.describe(code), message: ""))
       }
-      reader.resume(returning: .success(received == 0 ? nil : Data(buffer[0..<received])))
+      return received == 0 ? .ended : .received
     }
 
-    /// On `queue`: sends what the waiting writer has left, or waits for the socket.
-    private func tryWrite() {
-      guard !isReleased else { return }
-      guard let current = writer else { return setWrite(running: false) }
-      var remaining = current.bytes
-      while !remaining.isEmpty {
-        var sent = 0
-        let code = remaining.withUnsafeBytes {
-          library.easySend(easy, $0.baseAddress, $0.count, &sent)
-        }
-        if code == CurlConstant.again {
-          writer = (remaining, current.continuation)
-          return setWrite(running: true)
-        }
-        guard code == 0 else {
-          writer = nil
+    private enum Receipt {
+      case again
+      case received
+      case ended
+      case failed(TransportFailure)
+    }
+
+    /// On `queue`: the socket takes writes again: the upgrade's writer goes on, or the handler
+    /// hears of it.
+    private func writable() {
+      let (receiver, finished) = lock.withLock {
+        () -> (
+          (@Sendable (WebSocketChannelEvent) -> Void)?,
+          (CheckedContinuation<TransportFailure?, Never>, TransportFailure?)?
+        ) in
+        guard !isReleased, !isClosed else { return (nil, nil) }
+        guard let current = self.writer else {
           setWrite(running: false)
-          return current.continuation.resume(
-            returning: TransportFailure(curlCode: code, text: library.describe(code), message: ""))
+          return (self.handler, nil)
         }
-        remaining = remaining.dropFirst(sent)
+        var remaining = current.bytes
+        while !remaining.isEmpty {
+          var sent = 0
+          let code = remaining.withUnsafeBytes {
+            library.easySend(easy, $0.baseAddress, $0.count, &sent)
+          }
+          if code == CurlConstant.again {
+            writer = (remaining, current.continuation)
+            setWrite(running: true)
+            return (nil, nil)
+          }
+          guard code == 0 else {
+            writer = nil
+            setWrite(running: false)
+            return (
+              nil,
+              (
+                current.continuation,
+                TransportFailure(curlCode: code, text: library.describe(code), message: "")
+              )
+            )
+          }
+          remaining = remaining.dropFirst(sent)
+        }
+        writer = nil
+        setWrite(running: false)
+        return (nil, (current.continuation, nil))
       }
-      writer = nil
-      setWrite(running: false)
-      current.continuation.resume(returning: nil)
+      if let (continuation, failure) = finished { return continuation.resume(returning: failure) }
+      receiver?(.writable)
     }
 
+    /// Holds `lock`.
     private func setRead(running: Bool) {
       guard !isReleased, running != isReadSourceRunning else { return }
       isReadSourceRunning = running
       running ? readSource.resume() : readSource.suspend()
     }
 
+    /// Holds `lock`.
     private func setWrite(running: Bool) {
       guard !isReleased, running != isWriteSourceRunning else { return }
       isWriteSourceRunning = running

@@ -5,55 +5,48 @@ import Foundation
 
 /// Both ends of an in-memory connection: the client's side is the ``WebSocketChannel`` Convoy
 /// reads and writes; the test plays the server on the other side, frame by frame.
+///
+/// Once receiving starts, bytes go to the session's handler on a serial queue of the fake's own,
+/// as a real channel hands them over on its thread.
 final class FakeWebSocketChannel: WebSocketChannel, @unchecked Sendable {
   private let lock = NSLock()
+  private let queue = DispatchQueue(label: "FakeWebSocketChannel")
   private var toClient = Data()
   private var fromClient = Data()
   private var isClosed = false
   private var clientReader: CheckedContinuation<Result<Data?, TransportFailure>, Never>?
   private var serverReader: CheckedContinuation<Void, Never>?
+  private var handler: (@Sendable (WebSocketChannelEvent) -> Void)?
+  private var isPaused = false
+  private var serverHungUp = false
+  private var endDelivered = false
+  private var wantsWritable = false
+  private var bufferSize = Int.max
 
-  /// Whether the client is waiting in `read()`: a client that holds its reader back (a full
-  /// inbox) is not.
-  var clientIsReading: Bool { lock.withLock { clientReader != nil } }
+  /// Whether the client takes bytes in: it receives and has not paused (a full inbox pauses).
+  var clientIsReading: Bool {
+    lock.withLock { (handler != nil || clientReader != nil) && !isPaused }
+  }
   var closed: Bool { lock.withLock { isClosed } }
+  /// Whether the client found the "socket buffer" full and waits to be told it takes more.
+  var clientIsBlockedWriting: Bool { lock.withLock { wantsWritable } }
 
-  /// While the server has this many bytes unread, a write waits (a full socket buffer).
+  /// While the server has this many bytes unread, the client's `send` takes nothing more.
   var writeBufferSize: Int {
     get { lock.withLock { bufferSize } }
     set { lock.withLock { bufferSize = newValue } }
   }
-  private var bufferSize = Int.max
-  private var blockedWriter: CheckedContinuation<Void, Never>?
 
   func write(_ bytes: Data) async throws(TransportFailure) {
-    while true {
-      let (reader, outcome) = lock.withLock {
-        () -> (CheckedContinuation<Void, Never>?, Bool?) in
-        guard !isClosed else { return (nil, false) }
-        guard fromClient.count < bufferSize else { return (nil, nil) }
-        fromClient.append(bytes)
-        defer { serverReader = nil }
-        return (serverReader, true)
-      }
-      switch outcome {
-      case false?: throw TransportFailure(kind: .cancelled, detail: "closed")
-      case true?: return reader?.resume() ?? ()
-      case nil:
-        await withCheckedContinuation { continuation in
-          let waits = lock.withLock {
-            guard !isClosed, fromClient.count >= bufferSize else { return false }
-            blockedWriter = continuation
-            return true
-          }
-          if !waits { continuation.resume() }
-        }
-      }
+    let (reader, closed) = lock.withLock { () -> (CheckedContinuation<Void, Never>?, Bool) in
+      guard !isClosed else { return (nil, true) }
+      fromClient.append(bytes)
+      defer { serverReader = nil }
+      return (serverReader, false)
     }
+    if closed { throw TransportFailure(kind: .cancelled, detail: "closed") }
+    reader?.resume()
   }
-
-  /// Whether a write waits for the server to read.
-  var clientIsBlockedWriting: Bool { lock.withLock { blockedWriter != nil } }
 
   func read() async throws(TransportFailure) -> Data? {
     let result = await withCheckedContinuation {
@@ -63,13 +56,42 @@ final class FakeWebSocketChannel: WebSocketChannel, @unchecked Sendable {
           defer { toClient = Data() }
           return .success(toClient)
         }
-        if isClosed { return .success(nil) }
+        if isClosed { return .failure(TransportFailure(kind: .cancelled, detail: "closed")) }
+        if serverHungUp { return .success(nil) }
         clientReader = continuation
         return nil
       }
       if let ready { continuation.resume(returning: ready) }
     }
     return try result.get()
+  }
+
+  func startReceiving(_ handler: @escaping @Sendable (WebSocketChannelEvent) -> Void) {
+    lock.withLock { self.handler = handler }
+    deliver()
+  }
+
+  func setReceivingPaused(_ paused: Bool) {
+    lock.withLock { isPaused = paused }
+    if !paused { deliver() }
+  }
+
+  func send(_ bytes: Data) throws(TransportFailure) -> Int {
+    let outcome = lock.withLock { () -> (Int?, CheckedContinuation<Void, Never>?) in
+      guard !isClosed else { return (nil, nil) }
+      guard fromClient.count < bufferSize else {
+        wantsWritable = true
+        return (0, nil)
+      }
+      fromClient.append(bytes)
+      defer { serverReader = nil }
+      return (bytes.count, serverReader)
+    }
+    guard let written = outcome.0 else {
+      throw TransportFailure(kind: .cancelled, detail: "closed")
+    }
+    outcome.1?.resume()
+    return written
   }
 
   func close() {
@@ -79,15 +101,28 @@ final class FakeWebSocketChannel: WebSocketChannel, @unchecked Sendable {
         CheckedContinuation<Void, Never>?
       ) in
       isClosed = true
+      handler = nil
       defer { (clientReader, serverReader) = (nil, nil) }
       return (clientReader, serverReader)
     }
-    client?.resume(returning: .success(nil))
+    client?.resume(returning: .failure(TransportFailure(kind: .cancelled, detail: "closed")))
     server?.resume()
-    lock.withLock { () -> CheckedContinuation<Void, Never>? in
-      defer { blockedWriter = nil }
-      return blockedWriter
-    }?.resume()
+  }
+
+  /// Hands what the server sent to the client's handler, on the fake's queue.
+  private func deliver() {
+    queue.async { [self] in
+      let (receiver, bytes, ends) = lock.withLock {
+        () -> ((@Sendable (WebSocketChannelEvent) -> Void)?, Data, Bool) in
+        guard let handler = self.handler, !isPaused, !isClosed else { return (nil, Data(), false) }
+        defer { toClient = Data() }
+        let ends = serverHungUp && !endDelivered
+        if ends { endDelivered = true }
+        return (handler, toClient, ends)
+      }
+      if !bytes.isEmpty { receiver?(.received(bytes)) }
+      if ends { receiver?(.ended) }
+    }
   }
 
   // MARK: - The server's side
@@ -103,7 +138,20 @@ final class FakeWebSocketChannel: WebSocketChannel, @unchecked Sendable {
       clientReader = nil
       return reader
     }
-    reader?.resume(returning: .success(bytes))
+    if let reader { return reader.resume(returning: .success(bytes)) }
+    deliver()
+  }
+
+  /// Ends the connection from the server's side, after what it sent.
+  func serverHangUp() {
+    let reader = lock.withLock {
+      () -> CheckedContinuation<Result<Data?, TransportFailure>, Never>? in
+      serverHungUp = true
+      defer { clientReader = nil }
+      return clientReader
+    }
+    reader?.resume(returning: .success(nil))
+    deliver()
   }
 
   /// Takes `count` bytes the client sent, waiting for them; `nil` once closed without them.
@@ -117,12 +165,13 @@ final class FakeWebSocketChannel: WebSocketChannel, @unchecked Sendable {
         return isClosed ? .some(nil) : nil
       }
       if let taken {
-        // Room in the "socket buffer" again: a blocked write may go on.
-        lock.withLock { () -> CheckedContinuation<Void, Never>? in
-          guard fromClient.count < bufferSize else { return nil }
-          defer { blockedWriter = nil }
-          return blockedWriter
-        }?.resume()
+        // Room in the "socket buffer" again: a client that found it full may go on.
+        let writable = lock.withLock { () -> (@Sendable (WebSocketChannelEvent) -> Void)? in
+          guard wantsWritable, fromClient.count < bufferSize else { return nil }
+          wantsWritable = false
+          return handler
+        }
+        if let writable { queue.async { writable(.writable) } }
         return taken
       }
       await withCheckedContinuation { continuation in

@@ -4,41 +4,41 @@ import Testing
 @testable import Convoy
 
 @Suite(.timeLimit(.minutes(1))) struct WebSocketInboxTests {
-  @Test func aFullInboxHoldsTheWriterUntilTheReaderTakesAMessage() async throws {
-    let inbox = WebSocketInbox(capacity: 2)
-    let writer = Task {
-      for number in 0..<3 { await inbox.put(.text("\(number)")) }
-    }
-    #expect(await eventually { inbox.hasWaitingWriter })
+  @Test func aFullInboxCallsForRoomOnceTheReaderTakesAMessage() async throws {
+    let rooms = Locked(0)
+    let inbox = WebSocketInbox(capacity: 2) { rooms.withLock { $0 += 1 } }
+    inbox.put(.text("0"))
+    #expect(!inbox.isFull)
+    inbox.put(.text("1"))
+    #expect(inbox.isFull)
     #expect(try await inbox.next() == .text("0"))
-    await writer.value
-    #expect(!inbox.hasWaitingWriter)
+    #expect(rooms.current == 1)
     #expect(try await inbox.next() == .text("1"))
-    #expect(try await inbox.next() == .text("2"))
+    // Room is called for once per time the inbox was found full.
+    #expect(rooms.current == 1)
+  }
+
+  @Test func aWaitingReaderGetsTheMessageAtOnce() async throws {
+    let inbox = WebSocketInbox(capacity: 1) {}
+    let reader = Task { try await inbox.next() }
+    #expect(await eventually { inbox.hasWaitingReader })
+    inbox.put(.text("straight through"))
+    #expect(try await reader.value == .text("straight through"))
   }
 
   @Test func theEndComesAfterEveryMessageThatWaited() async throws {
-    let inbox = WebSocketInbox(capacity: 4)
-    await inbox.put(.text("last words"))
+    let inbox = WebSocketInbox(capacity: 4) {}
+    inbox.put(.text("last words"))
     inbox.finish(.success(()))
     #expect(try await inbox.next() == .text("last words"))
     #expect(try await inbox.next() == nil)
   }
 
   @Test func aFailureReachesTheReaderAfterWhatWaited() async throws {
-    let inbox = WebSocketInbox(capacity: 4)
-    await inbox.put(.binary(Data([1])))
+    let inbox = WebSocketInbox(capacity: 4) {}
+    inbox.put(.binary(Data([1])))
     inbox.finish(.failure(WebSocketError(kind: .closedAbnormally, detail: "gone")))
     #expect(try await inbox.next() == .binary(Data([1])))
     await #expect(throws: WebSocketError.self) { try await inbox.next() }
-  }
-
-  @Test func finishingReleasesAWaitingWriter() async throws {
-    let inbox = WebSocketInbox(capacity: 1)
-    await inbox.put(.text("0"))
-    let writer = Task { await inbox.put(.text("1")) }
-    #expect(await eventually { inbox.hasWaitingWriter })
-    inbox.finish(.success(()))
-    await writer.value
   }
 }
