@@ -56,6 +56,17 @@
       #expect(!terminal.transcript.contains("cancelled"))
     }
 
+    @Test func aCloseByTheServerIsNamedWithItsCodeAndReason() async throws {
+      let sandbox = try DemoCLISandbox()
+      #expect(try await sandbox.run("login", "--simulate").status == 0)
+      let result = try await sandbox.run(
+        "live", "--simulate", "--send", #"{"close": "see you later"}"#)
+      #expect(result.status == 0)
+      #expect(
+        result.stderr.contains(
+          "The server closed the live channel (1000 normal closure): see you later."))
+    }
+
     @Test func liveWithoutALoginSaysToLogIn() async throws {
       let sandbox = try DemoCLISandbox()
       let result = try await sandbox.run("live", "--simulate")

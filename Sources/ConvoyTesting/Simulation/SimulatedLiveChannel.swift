@@ -85,7 +85,7 @@ extension PlacesAPIBehaviour {
   }
 
   /// A welcome, then a place update every interval (the first within 0.2 s), answering each of
-  /// the client's messages in between, until the client closes.
+  /// the client's messages in between, until the client closes or asks the server to.
   private static func playLiveChannel(on socket: MockWebSocket, settings: LiveSettings)
     async throws
   {
@@ -103,6 +103,10 @@ extension PlacesAPIBehaviour {
       case .closed:
         return
       case .message(let message):
+        if let reason = closeRequest(in: message) {
+          try await socket.close(code: .normalClosure, reason: reason)
+          return
+        }
         let (answer, subscribed) = answer(to: message)
         if let subscribed { city = subscribed }
         try await socket.send(json(answer))
@@ -118,6 +122,14 @@ extension PlacesAPIBehaviour {
         nextUpdate = ContinuousClock.now + interval
       }
     }
+  }
+
+  /// The reason of `{"close": "<reason>"}`: the client asks the server to end the channel.
+  private static func closeRequest(in message: WebSocketMessage) -> String? {
+    guard case .text(let text) = message,
+      let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+    else { return nil }
+    return object["close"] as? String
   }
 
   /// The answer to a client's message, and the city it subscribes to, if it does.

@@ -40,7 +40,8 @@ import Foundation
 ///   and answers each message the client sends: `{"subscribe": "<city>"}` with
 ///   `{"type": "subscribed", "city"}` (then only that city's updates come; a city without places
 ///   gets `{"type": "error", "reason"}`), any other text with `{"type": "ack", "text"}`, binary
-///   with `{"type": "ack", "bytes"}`. It runs until the client closes; its pace is real time,
+///   with `{"type": "ack", "bytes"}`; `{"close": "<reason>"}` has the server close with 1000 and
+///   that reason. Otherwise it runs until the client closes; its pace is real time,
 ///   whatever ``clock`` says. A WebSocket needs a socket, so the simulator serves the channel
 ///   from a ``MockServer`` on the loopback address, started with the first WebSocket, and opens
 ///   it with a `CurlTransport`; on other platforms the simulator cannot open WebSockets.

@@ -24,8 +24,9 @@ enum LiveCommand: Command {
       closes it with 1000 (normal closure: done) and exits 0. When the server closes the
       channel, democli names its code and reason.
 
-      The simulator's channel sends an update every second, acknowledges any text sent, and
-      after {"subscribe": "<city>"} sends only that city's updates.
+      The simulator's channel sends an update every second, acknowledges any text sent, after
+      {"subscribe": "<city>"} sends only that city's updates, and after {"close": "<reason>"}
+      closes the channel itself.
 
       Examples:
         democli live --env staging --simulate

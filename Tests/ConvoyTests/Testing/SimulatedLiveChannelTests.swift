@@ -62,6 +62,18 @@
       await socket.close()
     }
 
+    @Test func whenAskedTheServerClosesWith1000AndTheReasonGiven() async throws {
+      let connection = simulatedConnection(SimulatedPlacesAPI(feedInterval: 0.05))
+      try await simulatedLogIn(connection)
+      let socket = try await connection.webSocket(Self.endpoint)
+      let transcript = LiveTranscript(socket)
+      try await socket.send(.text(#"{"close": "see you"}"#))
+      #expect(await transcript.wait(untilEnded: true))
+      #expect(transcript.ending == "closed")
+      #expect(socket.closeCode == .normalClosure)
+      #expect(socket.closeReason == "see you")
+    }
+
     @Test func withoutATokenTheUpgradeIsRefusedWith401() async throws {
       let connection = simulatedConnection(SimulatedPlacesAPI())
       do {
