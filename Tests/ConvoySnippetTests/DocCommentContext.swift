@@ -14,6 +14,8 @@ enum DocCommentContext {
     configuration: ServerConfiguration(
       environment: .staging, baseURL: URL(string: "https://staging.example.com/api/")!))
   static let routes = StubRoutes()
+  /// A test's mock server, for the examples of ConvoyTesting's `MockServer` scripts.
+  static let server = MockServer()
 
   // MARK: What the person typed or picked
 

@@ -4,7 +4,8 @@ import Testing
 @Suite("democli --help")
 struct HelpTests {
   static let commands = [
-    "login", "places", "place", "download", "watch", "whoami", "logout", "environments", "help",
+    "login", "places", "place", "download", "watch", "live", "whoami", "logout", "environments",
+    "help",
   ]
 
   @Test("every command explains itself on standard output", arguments: commands)

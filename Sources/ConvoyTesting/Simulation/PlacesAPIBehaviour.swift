@@ -74,6 +74,12 @@ struct PlacesAPIBehaviour: Sendable {
   /// The 401 for a request without a valid access token (or the first one, or the feed's first
   /// reconnection, in the scenarios that refuse them), or the scenario's 500; `nil` to answer.
   func refusal(_ request: StubRequest, isFeedReconnect: Bool = false) -> StubAnswer? {
+    refusal(authorization: request.header("Authorization"), isFeedReconnect: isFeedReconnect)
+  }
+
+  /// ``refusal(_:isFeedReconnect:)`` for a request whose `Authorization` field is
+  /// `authorization`: the live channel's upgrade, which comes to a socket rather than the routes.
+  func refusal(authorization: String?, isFeedReconnect: Bool = false) -> StubAnswer? {
     let invalidToken = StubAnswer.json(["error": true, "reason": "Invalid Token."], status: 401)
     if [.tokenExpired, .refreshRevoked].contains(scenario) {
       let isFirst = hasRefusedFirstCall.withLock { refused in
@@ -88,7 +94,7 @@ struct PlacesAPIBehaviour: Sendable {
         }
       if isFirst || isFirstReconnect { return invalidToken }
     }
-    let header = request.header("Authorization") ?? ""
+    let header = authorization ?? ""
     guard header.lowercased().hasPrefix("bearer "),
       let token = SimulatedToken(verifying: String(header.dropFirst("bearer ".count))),
       token.kind == .access, !token.isExpired(at: now())

@@ -49,18 +49,28 @@ final class SimulatedFeed: SimulatedBody {
 
   /// The text of event `id`: which place changed and how many visitors it has now.
   static func event(id: Int, at date: Date, malformed: Bool = false) -> String {
-    let places = SimulatedPlacesAPI.places
-    let place = places[(id - 1) % places.count]
+    "id: \(id)\nevent: place-update\ndata: \(updateJSON(id: id, at: date, malformed: malformed))\n\n"
+  }
+
+  /// The place update `id` (which place changed and how many visitors it has now) as compact
+  /// JSON with sorted keys, plus `extra` fields; cut short when `malformed`.
+  static func updateJSON(
+    id: Int, at date: Date, malformed: Bool = false, extra: [String: Any] = [:]
+  ) -> String {
+    if malformed { return #"{"id": \#(id), "name": "# }
+    let place = place(forUpdate: id)
     let update: [String: Any] = [
       "id": id, "placeId": place.id, "name": place.name, "city": place.city,
       "visitors": (id * 37) % 120 + 5, "at": date.formatted(Date.ISO8601FormatStyle()),
-    ]
-    let json =
-      malformed
-      ? #"{"id": \#(id), "name": "#
-      : String(
-        decoding: (try? JSONSerialization.data(withJSONObject: update, options: [.sortedKeys]))
-          ?? Data(), as: UTF8.self)
-    return "id: \(id)\nevent: place-update\ndata: \(json)\n\n"
+    ].merging(extra) { _, new in new }
+    return String(
+      decoding: (try? JSONSerialization.data(withJSONObject: update, options: [.sortedKeys]))
+        ?? Data(), as: UTF8.self)
+  }
+
+  /// The place update `id` is about: the places in turn.
+  static func place(forUpdate id: Int) -> SimulatedPlace {
+    let places = SimulatedPlacesAPI.places
+    return places[(id - 1) % places.count]
   }
 }

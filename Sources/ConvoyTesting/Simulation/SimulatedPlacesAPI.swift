@@ -32,6 +32,19 @@ import Foundation
 ///   dropped after ``feedEventsPerConnection`` events, and a connection with `Last-Event-ID`
 ///   carries on after that id. The token scenarios also refuse the feed's first reconnection
 ///   with 401, as if the token had expired while the stream ran.
+/// - `v2/updates/live` (WebSocket, on Linux): the live channel. Opened as
+///   `connection.webSocket(WebSocketEndpoint(path: "v2/updates/live", requiresAuthentication:
+///   true))`, it needs the token too (401 otherwise). It sends a JSON welcome
+///   (`{"type": "welcome", "user", "interval", "message"}`), then a place update every
+///   ``feedInterval`` (the first within 0.2 s; the feed's JSON plus `"type": "place-update"`),
+///   and answers each message the client sends: `{"subscribe": "<city>"}` with
+///   `{"type": "subscribed", "city"}` (then only that city's updates come; a city without places
+///   gets `{"type": "error", "reason"}`), any other text with `{"type": "ack", "text"}`, binary
+///   with `{"type": "ack", "bytes"}`; `{"close": "<reason>"}` has the server close with 1000 and
+///   that reason. Otherwise it runs until the client closes; its pace is real time,
+///   whatever ``clock`` says. A WebSocket needs a socket, so the simulator serves the channel
+///   from a ``MockServer`` on the loopback address, started with the first WebSocket, and opens
+///   it with a `CurlTransport`; on other platforms the simulator cannot open WebSockets.
 ///
 /// The photo and the feed need a token like the places endpoints, and stream when asked for as
 /// streams (`AnswerDelivery.streamed`): the body is made piece by piece as it is due, never
@@ -64,6 +77,8 @@ public final class SimulatedPlacesAPI: HTTPTransport {
 
   private let transport: StubTransport
   private let behaviour: PlacesAPIBehaviour
+  /// The live channel's loopback server, started when the first WebSocket opens.
+  let live: SimulatedLiveChannel
 
   /// Creates a simulator.
   ///
@@ -106,6 +121,7 @@ public final class SimulatedPlacesAPI: HTTPTransport {
     behaviour.feedEventsPerConnection = self.feedEventsPerConnection
     behaviour.register(in: routes)
     self.behaviour = behaviour
+    live = SimulatedLiveChannel(behaviour: behaviour)
   }
 
   /// Every request received so far, in order.

@@ -28,7 +28,8 @@ enum WatchCommand: Command {
     try await context.interruption.cancelling(with: follow.cancel) { try await follow.value }
   }
 
-  private static func line(_ update: PlaceUpdate) -> String {
+  /// The human line for `update`; `live` prints updates the same way.
+  static func line(_ update: PlaceUpdate) -> String {
     let place = [update.name, update.city].compactMap { $0 }.joined(separator: ", ")
     let time = update.at.map { " at \($0)" } ?? ""
     return "#\(update.id) \(place): \(update.visitors) visitors\(time)"

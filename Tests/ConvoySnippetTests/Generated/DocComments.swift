@@ -954,6 +954,17 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func MockWebSocket_8() async throws {
+    #sourceLocation(file: "Sources/ConvoyTesting/MockServer/WebSocket/MockWebSocket.swift", line: 8)
+    server.route("/live", answer: .webSocket { socket in
+      try await socket.send(.text("welcome"))
+      while let message = await socket.receive() {
+        try await socket.send(message)
+      }
+    })
+    #sourceLocation()
+  }
+
   static func SimulatedPlacesAPI_Login_70() async throws {
     #sourceLocation(file: "Sources/ConvoyTesting/Simulation/SimulatedPlacesAPI+Login.swift", line: 70)
     try await connection.login(

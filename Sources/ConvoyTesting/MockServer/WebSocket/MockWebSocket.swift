@@ -122,6 +122,22 @@ public final class MockWebSocket: @unchecked Sendable {
     await thread.run { [self] in readMessage() }
   }
 
+  /// Like ``receive()``, but gives up once `timeout` passed without the client's next frame
+  /// starting to arrive: a script that pushes messages of its own between the client's (a live
+  /// feed, say) waits for the client until its next push is due.
+  ///
+  /// A message whose first frame came in time is read to its end, however long that takes.
+  public func receive(timeout: Duration) async -> MockWebSocketReceipt {
+    let deadline = ContinuousClock.now + timeout
+    return await thread.run { [self] in
+      guard let message = readMessage(until: deadline) else {
+        return ContinuousClock.now >= deadline && isOpen && !clientCloseSeen
+          ? .timedOut : .closed
+      }
+      return .message(message)
+    }
+  }
+
   /// Sends a close frame with `code` and `reason`, then reads (and drops) whatever the client
   /// sends until its close.
   ///
@@ -156,11 +172,13 @@ public final class MockWebSocket: @unchecked Sendable {
 
   // MARK: - On the connection's thread
 
-  private func readMessage() -> WebSocketMessage? {
+  /// The next message; `nil` once the connection ended or, with a `deadline`, when it passed
+  /// before the next frame started to arrive.
+  private func readMessage(until deadline: ContinuousClock.Instant? = nil) -> WebSocketMessage? {
     var opcode: UInt8?
     var compressed = false
     var payload = Data()
-    while let frame = readFrame() {
+    while opcode != nil || isNextFrameStarting(by: deadline), let frame = readFrame() {
       switch frame.opcode {
       case 0x9:
         if isOpen {
@@ -197,6 +215,20 @@ public final class MockWebSocket: @unchecked Sendable {
       }
     }
     return nil
+  }
+
+  /// Whether a frame starts arriving before `deadline` (always, without one); when it does
+  /// not, the connection is left as it is.
+  private func isNextFrameStarting(by deadline: ContinuousClock.Instant?) -> Bool {
+    guard let deadline, buffered.isEmpty, isOpen else { return true }
+    while true {
+      let left = max(.zero, ContinuousClock.now.duration(to: deadline))
+      if MockSocket.waitReadable(descriptor, wake: wake, timeout: left) { return true }
+      if ContinuousClock.now >= deadline { return false }
+      // Woken early: by the server stopping (then `readFrame` finds the end), or by a clock's
+      // rounding (then wait for the rest).
+      if !MockSocket.pause(.milliseconds(1), wake: wake) { return true }
+    }
   }
 
   private func readFrame() -> MockWebSocketFrame? {
@@ -236,4 +268,14 @@ public final class MockWebSocket: @unchecked Sendable {
     buffered.removeFirst(count)
     return bytes
   }
+}
+
+/// What ``MockWebSocket/receive(timeout:)`` got from the client.
+public enum MockWebSocketReceipt: Sendable, Hashable {
+  /// The client's next message.
+  case message(WebSocketMessage)
+  /// The client closed, or the connection ended.
+  case closed
+  /// Nothing started to arrive in time; the WebSocket is still open.
+  case timedOut
 }
