@@ -88,7 +88,7 @@ extension ServerConnection {
       do {
         let agreement = try handshake.validate(status: head.status, headers: head.headers)
         let parameters = try deflate.negotiate(answer: agreement.extensions.first)
-        let session = try WebSocketSession(
+        let session = WebSocketSession(
           channel: channel, leftover: head.leftover, options: endpoint.options,
           deflate: parameters, zlib: zlib, clock: configuration.clock)
         return WebSocket(

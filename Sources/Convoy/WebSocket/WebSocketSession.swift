@@ -15,7 +15,10 @@ final class WebSocketSession: @unchecked Sendable {
   private(set) var outbox: WebSocketOutbox!
   /// One sender at a time: messages are compressed in the order they are queued.
   private let senders = WebSocketWriteGate()
-  private let deflater: MessageDeflater?
+  /// What compression was agreed, and the compressor, started with the first message worth
+  /// compressing (an idle socket holds no zlib window). Guarded by `senders`.
+  private let deflate: (zlib: ZlibLibrary, parameters: PerMessageDeflateParameters)?
+  private var deflater: MessageDeflater?
   private let lock = Lock()
   // Guarded by `lock`.
   private var serverClose: (code: WebSocketCloseCode, reason: String)?
@@ -43,17 +46,17 @@ final class WebSocketSession: @unchecked Sendable {
   init(
     channel: any WebSocketChannel, leftover: Data, options: WebSocketOptions,
     deflate: PerMessageDeflateParameters?, zlib: ZlibLibrary?, clock: any ConvoyClock
-  ) throws(PerMessageDeflateError) {
+  ) {
     self.channel = channel
     self.options = options
     self.clock = clock
     lastReceived = clock.now
     var inflater: SingleReaderInflater?
     if let deflate, let zlib {
-      deflater = try MessageDeflater(zlib: zlib, parameters: deflate)
-      inflater = SingleReaderInflater(try MessageInflater(zlib: zlib, parameters: deflate))
+      self.deflate = (zlib, deflate)
+      inflater = SingleReaderInflater(zlib: zlib, parameters: deflate)
     } else {
-      deflater = nil
+      self.deflate = nil
     }
     decoder = WebSocketFrameDecoder(
       maximumFrameSize: options.maximumMessageSize, allowsRSV1: deflate != nil)
@@ -180,9 +183,14 @@ final class WebSocketSession: @unchecked Sendable {
     case .binary(let data): frame = WebSocketFrame(opcode: .binary, payload: data)
     }
     try outbox.checkOpen()
-    if let deflater, deflater.shouldCompress(byteCount: frame.payload.count) {
-      frame.payload = try deflater.deflate(frame.payload)
-      frame.rsv1 = true
+    if let deflate, frame.payload.count >= MessageDeflater.defaultMinimumMessageSize {
+      let deflater =
+        try deflater ?? MessageDeflater(zlib: deflate.zlib, parameters: deflate.parameters)
+      self.deflater = deflater
+      if deflater.shouldCompress(byteCount: frame.payload.count) {
+        frame.payload = try deflater.deflate(frame.payload)
+        frame.rsv1 = true
+      }
     }
     try outbox.enqueue(frame)
   }

@@ -29,6 +29,10 @@ package final class MessageDeflater {
   /// 512-byte window is 250, within the 256 bytes a peer that asked for 8 keeps.
   package let windowBits: Int
 
+  /// Below this many bytes a message goes uncompressed: deflate's framing would outweigh what
+  /// it saves.
+  package static let defaultMinimumMessageSize = 64
+
   private let zlib: ZlibLibrary
   private let stream: ZlibLibrary.Stream
   private let noContextTakeover: Bool
@@ -40,7 +44,8 @@ package final class MessageDeflater {
   ///   - compressionLevel: zlib's level, 0 to 9, or -1 for its default (6).
   package init(
     zlib: ZlibLibrary, maximumWindowBits: Int, noContextTakeover: Bool,
-    minimumMessageSize: Int = 64, compressionLevel: CInt = ZlibConstant.defaultCompression
+    minimumMessageSize: Int = defaultMinimumMessageSize,
+    compressionLevel: CInt = ZlibConstant.defaultCompression
   ) throws(PerMessageDeflateError) {
     precondition((8...15).contains(maximumWindowBits), "window bits are 8 to 15 (RFC 7692 §7.1.2)")
     let bits = max(maximumWindowBits, 9)
@@ -58,7 +63,8 @@ package final class MessageDeflater {
 
   /// The deflater for what this client sends: the `client_…` half of what was negotiated.
   package convenience init(
-    zlib: ZlibLibrary, parameters: PerMessageDeflateParameters, minimumMessageSize: Int = 64
+    zlib: ZlibLibrary, parameters: PerMessageDeflateParameters,
+    minimumMessageSize: Int = defaultMinimumMessageSize
   ) throws(PerMessageDeflateError) {
     try self.init(
       zlib: zlib, maximumWindowBits: parameters.clientMaxWindowBits,
