@@ -76,6 +76,25 @@ public struct ConsoleLogger: EventObserver {
       return
         "\(subject) \(call(reconnecting.call, reconnecting.url)) reconnecting in "
         + "\(seconds(reconnecting.delay)): \(reconnecting.reason)"
+    case .webSocketOpened(let opened):
+      let details = [opened.subprotocol, opened.isCompressed ? "compressed" : nil].compactMap { $0 }
+      let extra = details.isEmpty ? "" : " (\(details.joined(separator: ", ")))"
+      return
+        "\(subject) WebSocket \(opened.url ?? "?") open in "
+        + "\(milliseconds(opened.duration))\(extra)"
+    case .webSocketMessage(let message):
+      let arrow = message.direction == .sent ? "→" : "←"
+      return "\(subject) \(arrow) \(message.kind.rawValue) \(size(message.size))"
+    case .webSocketClosed(let closed):
+      let codes = [
+        closed.clientCode.map { "client \($0)" },
+        closed.serverCode.map { "server \($0)" },
+      ].compactMap { $0 }.joined(separator: ", ")
+      let failure = closed.errorCategory.map { " failed (\($0.rawValue))" } ?? ""
+      return
+        "\(subject) WebSocket closed\(failure)\(codes.isEmpty ? "" : " [\(codes)]") after "
+        + "\(milliseconds(closed.duration)): \(closed.metrics.messagesSent) sent, "
+        + "\(closed.metrics.messagesReceived) received"
     case .notice(let notice): return notice.text
     }
   }

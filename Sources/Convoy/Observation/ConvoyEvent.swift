@@ -69,6 +69,12 @@ public struct ConvoyEvent: Sendable, Hashable {
     case jobCancelled(JobCancelled)
     /// An event stream ended or dropped and will be opened again after a delay.
     case streamReconnecting(StreamReconnecting)
+    /// A WebSocket's upgrade succeeded.
+    case webSocketOpened(WebSocketOpened)
+    /// A message, ping or pong went out or came in on a WebSocket.
+    case webSocketMessage(WebSocketMessageMoved)
+    /// A WebSocket ended: closed, failed, or its upgrade failed.
+    case webSocketClosed(WebSocketClosed)
     /// Something worth knowing that is not about one call, e.g. a transport fallback.
     case notice(Notice)
   }
@@ -106,6 +112,12 @@ public struct ConvoyEvent: Sendable, Hashable {
     case jobCancelled = "job.cancelled"
     /// ``Kind/streamReconnecting(_:)``.
     case streamReconnecting = "stream.reconnecting"
+    /// ``Kind/webSocketOpened(_:)``.
+    case webSocketOpened = "websocket.opened"
+    /// ``Kind/webSocketMessage(_:)``.
+    case webSocketMessage = "websocket.message"
+    /// ``Kind/webSocketClosed(_:)``.
+    case webSocketClosed = "websocket.closed"
     /// ``Kind/notice(_:)``.
     case notice = "notice"
   }
@@ -128,12 +140,15 @@ public struct ConvoyEvent: Sendable, Hashable {
     case .jobFailed: .jobFailed
     case .jobCancelled: .jobCancelled
     case .streamReconnecting: .streamReconnecting
+    case .webSocketOpened: .webSocketOpened
+    case .webSocketMessage: .webSocketMessage
+    case .webSocketClosed: .webSocketClosed
     case .notice: .notice
     }
   }
 
-  /// The call the event is about: set for every `request.*`, `response.*` and `decision.*`
-  /// event and for `stream.reconnecting`; `nil` for job events and notices.
+  /// The call the event is about: set for every `request.*`, `response.*`, `decision.*` and
+  /// `websocket.*` event and for `stream.reconnecting`; `nil` for job events and notices.
   public var call: CallIdentity? {
     switch kind {
     case .requestCreated(let event): event.call
@@ -146,6 +161,9 @@ public struct ConvoyEvent: Sendable, Hashable {
     case .requestFailed(let event): event.call
     case .requestCancelled(let event): event.call
     case .streamReconnecting(let event): event.call
+    case .webSocketOpened(let event): event.call
+    case .webSocketMessage(let event): event.call
+    case .webSocketClosed(let event): event.call
     case .jobStarted, .jobProgress, .jobFinished, .jobFailed, .jobCancelled, .notice: nil
     }
   }

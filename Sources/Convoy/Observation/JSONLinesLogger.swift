@@ -105,6 +105,28 @@ public final class JSONLinesLogger: EventObserver {
       object["attempt"] = reconnecting.attempt
       object["retry_delay_ms"] = milliseconds(reconnecting.delay)
       object["reason"] = reconnecting.reason
+    case .webSocketOpened(let opened):
+      object["url"] = opened.url
+      object["subprotocol"] = opened.subprotocol
+      object["compressed"] = opened.isCompressed
+      object["duration_ms"] = milliseconds(opened.duration)
+    case .webSocketMessage(let message):
+      object["direction"] = message.direction.rawValue
+      object["message_kind"] = message.kind.rawValue
+      object["bytes"] = message.size
+    case .webSocketClosed(let closed):
+      object["url"] = closed.url
+      object["client_code"] = closed.clientCode.map { Int($0) }
+      object["server_code"] = closed.serverCode.map { Int($0) }
+      if !closed.reason.isEmpty { object["reason"] = closed.reason }
+      object["error_category"] = closed.errorCategory?.rawValue
+      object["duration_ms"] = milliseconds(closed.duration)
+      object["messages_sent"] = closed.metrics.messagesSent
+      object["messages_received"] = closed.metrics.messagesReceived
+      object["bytes_sent"] = closed.metrics.bytesSent
+      object["bytes_received"] = closed.metrics.bytesReceived
+      object["wire_bytes_sent"] = closed.metrics.wireBytesSent
+      object["wire_bytes_received"] = closed.metrics.wireBytesReceived
     case .notice(let notice):
       object["reason"] = notice.text
     }

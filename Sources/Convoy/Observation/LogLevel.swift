@@ -15,9 +15,10 @@ public enum LogLevel: Int, Sendable, Hashable, Comparable, CaseIterable {
   /// The level an event is logged at.
   public init(_ name: ConvoyEvent.Name) {
     switch name {
-    case .requestAdapted, .decisionTaken, .jobProgress, .requestSent: self = .debug
+    case .requestAdapted, .decisionTaken, .jobProgress, .requestSent, .webSocketMessage:
+      self = .debug
     case .requestCreated, .responseReceived, .requestFinished, .requestCancelled, .jobStarted,
-      .jobFinished, .jobCancelled:
+      .jobFinished, .jobCancelled, .webSocketOpened, .webSocketClosed:
       self = .info
     case .requestRetried, .streamReconnecting, .notice: self = .warning
     case .requestFailed, .jobFailed: self = .error

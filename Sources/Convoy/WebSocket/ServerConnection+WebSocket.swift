@@ -15,6 +15,30 @@ extension ServerConnection {
   ///   that cannot open one: WebSockets need ``CurlTransport`` on Linux), `notAuthenticated`
   ///   and the other session errors; ``WebSocketError`` when the handshake broke RFC 6455.
   public func webSocket(_ endpoint: WebSocketEndpoint) async throws -> WebSocket {
+    let emitter = EventEmitter.call(observers: observers, jobID: nil, method: .get)
+    let startedAt = Date()
+    let url = try? configuration.url(path: endpoint.path, queryItems: endpoint.queryItems)
+    let span = tracing?.startSpan(for: TracedCall(method: .get, url: url))
+    do {
+      return try await openWebSocket(
+        endpoint, emitter: emitter, span: span, startedAt: startedAt)
+    } catch {
+      // The upgrade failed: the WebSocket ends here, reported as every WebSocket's end is.
+      span?.failed(error, metrics: CallMetricsRecorder().snapshot())
+      emitter.emit(
+        .webSocketClosed(
+          .init(
+            call: emitter.call, url: url, clientCode: nil, serverCode: nil, reason: "",
+            errorCategory: error.isCancellation ? nil : ErrorMessageProvider.category(of: error),
+            duration: Date().timeIntervalSince(startedAt), metrics: WebSocketMetrics())))
+      throw error
+    }
+  }
+
+  private func openWebSocket(
+    _ endpoint: WebSocketEndpoint, emitter: EventEmitter, span: (any CallSpan)?,
+    startedAt: Date
+  ) async throws -> WebSocket {
     let url = try configuration.url(path: endpoint.path, queryItems: endpoint.queryItems)
     let context = ErrorContext(method: .get, url: url)
     guard let (opener, jars) = Self.webSocketOpener(under: transport) else {
@@ -38,7 +62,9 @@ extension ServerConnection {
       }
     }
     var renewed = false
+    var attempt = 0
     while true {
+      attempt += 1
       let channel: any WebSocketChannel
       let head: WebSocketUpgradeHead
       let timeout = endpoint.options.handshakeTimeout ?? configuration.timeout
@@ -60,7 +86,8 @@ extension ServerConnection {
       do {
         defer { timer.cancel() }
         let fields = upgradeFields(
-          for: url, endpoint: endpoint, handshake: handshake, token: token, jars: jars)
+          for: url, endpoint: endpoint, handshake: handshake, token: token, jars: jars,
+          span: span, attempt: attempt)
         try await channel.write(WebSocketUpgradeHead.request(for: url, fields: fields))
         head = try await WebSocketUpgradeHead.read(
           from: channel, limit: configuration.responseLimits.maximumHeadSize)
@@ -90,7 +117,15 @@ extension ServerConnection {
         let parameters = try deflate.negotiate(answer: agreement.extensions.first)
         let session = WebSocketSession(
           channel: channel, leftover: head.leftover, options: endpoint.options,
-          deflate: parameters, zlib: zlib, clock: configuration.clock)
+          deflate: parameters, zlib: zlib, clock: configuration.clock,
+          observation: WebSocketObservation(
+            emitter: emitter, span: span, url: url, startedAt: startedAt))
+        emitter.emit(
+          .webSocketOpened(
+            .init(
+              call: emitter.call, url: url, subprotocol: agreement.subprotocol,
+              isCompressed: parameters != nil,
+              duration: Date().timeIntervalSince(startedAt))))
         return WebSocket(
           subprotocol: agreement.subprotocol, isCompressed: parameters != nil, session: session,
           decoder: decoder)
@@ -105,7 +140,7 @@ extension ServerConnection {
   /// connection's defaults, cookies and the token.
   private func upgradeFields(
     for url: URL, endpoint: WebSocketEndpoint, handshake: WebSocketHandshake,
-    token: AccessToken?, jars: [CookieJar]
+    token: AccessToken?, jars: [CookieJar], span: (any CallSpan)?, attempt: Int
   ) -> HTTPHeaders {
     var request = URLRequest(url: url)
     for field in endpoint.headers { request.addValue(field.value, forHTTPHeaderField: field.name) }
@@ -114,6 +149,12 @@ extension ServerConnection {
       request.setValue(field.value, forHTTPHeaderField: field.name)
     }
     DefaultHeaders().fill(&request)
+    // The trace goes with the upgrade as with every attempt of a call: the span's context, or
+    // the task's.
+    TraceContext.current?.apply(to: &request)
+    for field in span?.headers(forAttempt: attempt) ?? [:] {
+      request.setValue(field.value, forHTTPHeaderField: field.name)
+    }
     let cookies = jars.compactMap { $0.cookieHeader(for: url) }
     if !cookies.isEmpty {
       request.setValue(cookies.joined(separator: "; "), forHTTPHeaderField: "Cookie")

@@ -78,6 +78,10 @@ public final class WebSocket: Sendable {
     await session.close(code: code, reason: reason)
   }
 
+  /// What went through the WebSocket so far: messages and bytes each way, before and after
+  /// compression.
+  public var metrics: WebSocketMetrics { session.metrics }
+
   /// The code of the server's close frame once it came; 1005 when it had none.
   public var closeCode: WebSocketCloseCode? { session.closeFromServer?.code }
 

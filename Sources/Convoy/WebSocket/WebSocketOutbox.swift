@@ -25,6 +25,7 @@ final class WebSocketOutbox: @unchecked Sendable {
   private var queuedBytes = 0
   private var pong: Data?
   private var isCloseQueued = false
+  private var closeCode: WebSocketCloseCode?
   /// Set once nothing more may be queued: what `send` throws from then on.
   private var refusal: WebSocketError?
   /// Set once the loop must stop: after draining (`true`) or at once (`false`).
@@ -36,6 +37,8 @@ final class WebSocketOutbox: @unchecked Sendable {
   private var isWriting = false
   /// Whether the connection is closed: nothing more is written.
   private var isDone = false
+  /// Bytes written to the connection so far.
+  private var written = 0
   /// Told once when writing is over: `nil` once stopped and drained, or the failure of the
   /// write that failed (the connection is closed then).
   private let onClose: @Sendable (TransportFailure?) -> Void
@@ -78,6 +81,9 @@ final class WebSocketOutbox: @unchecked Sendable {
     write()
   }
 
+  /// Bytes written to the connection so far.
+  var bytesWritten: Int { lock.withLock { written } }
+
   /// Queues a ping; dropped once a close is queued.
   func enqueuePing(_ payload: Data) {
     let queued = lock.withLock {
@@ -110,6 +116,12 @@ final class WebSocketOutbox: @unchecked Sendable {
       () -> (Bool, [CheckedContinuation<Void, Never>]) in
       guard !isCloseQueued, self.refusal == nil else { return (false, []) }
       isCloseQueued = true
+      let payload = frame.payload
+      closeCode =
+        payload.count >= 2
+        ? WebSocketCloseCode(
+          rawValue: UInt16(payload[payload.startIndex]) << 8
+            | UInt16(payload[payload.startIndex + 1])) : .noStatusReceived
       self.refusal = refusal
       if droppingData { dropQueued() }
       append(encoder.encode(frame))
@@ -129,6 +141,9 @@ final class WebSocketOutbox: @unchecked Sendable {
 
   /// Whether a close frame is queued (or written): no data may follow it.
   var closeIsQueued: Bool { lock.withLock { isCloseQueued } }
+
+  /// The code of the close frame queued, once one is (1005 for one without a code).
+  var queuedCloseCode: WebSocketCloseCode? { lock.withLock { closeCode } }
 
   /// Throws what ``enqueue(_:)`` would throw now, before a sender spends time compressing.
   func checkOpen() throws(WebSocketError) {
@@ -196,6 +211,7 @@ final class WebSocketOutbox: @unchecked Sendable {
       }
       let (waiters, full) = lock.withLock {
         () -> ([CheckedContinuation<Void, Never>], Bool) in
+        self.written += written
         queuedBytes -= written
         let full = written < bytes.count
         unsent = full ? bytes.subdata(in: (bytes.startIndex + written)..<bytes.endIndex) : nil

@@ -20,8 +20,15 @@ final class WebSocketSession: @unchecked Sendable {
   private let deflate: (zlib: ZlibLibrary, parameters: PerMessageDeflateParameters)?
   private var deflater: MessageDeflater?
   private let lock = Lock()
+  /// Reports the WebSocket's events, as a call's.
+  private let emitter: EventEmitter
+  /// The span of the WebSocket, when the connection traces calls: ended with it.
+  private let span: (any CallSpan)?
+  private let url: URL
+  private let startedAt: Date
   // Guarded by `lock`.
   private var serverClose: (code: WebSocketCloseCode, reason: String)?
+  private var counts = WebSocketMetrics()
   private var isOver = false
   private var overWaiters: [CheckedContinuation<Void, Never>] = []
   /// The next keep-alive ping, or the deadline of the pong the last one waits for.
@@ -45,8 +52,13 @@ final class WebSocketSession: @unchecked Sendable {
 
   init(
     channel: any WebSocketChannel, leftover: Data, options: WebSocketOptions,
-    deflate: PerMessageDeflateParameters?, zlib: ZlibLibrary?, clock: any ConvoyClock
+    deflate: PerMessageDeflateParameters?, zlib: ZlibLibrary?, clock: any ConvoyClock,
+    observation: WebSocketObservation
   ) {
+    emitter = observation.emitter
+    span = observation.span
+    url = observation.url
+    startedAt = observation.startedAt
     self.channel = channel
     self.options = options
     self.clock = clock
@@ -86,7 +98,10 @@ final class WebSocketSession: @unchecked Sendable {
     switch event {
     case .received(let bytes):
       if isOver { return }
-      if options.idleTimeout != nil { lock.withLock { lastReceived = clock.now } }
+      lock.withLock {
+        counts.wireBytesReceived += bytes.count
+        if options.idleTimeout != nil { lastReceived = clock.now }
+      }
       receiveLock.withLock { decoder.append(bytes) }
       decodeReceived()
     case .ended, .failed:
@@ -149,6 +164,8 @@ final class WebSocketSession: @unchecked Sendable {
     }
     guard let payload else { return }
     outbox.enqueuePing(payload)
+    emitter.emit(
+      .webSocketMessage(.init(call: emitter.call, direction: .sent, kind: .ping, size: 4)))
   }
 
   /// Checks the idle timeout `seconds` from now: no bytes for `idleTimeout` fail the WebSocket.
@@ -182,6 +199,7 @@ final class WebSocketSession: @unchecked Sendable {
     case .text(let text): frame = WebSocketFrame(opcode: .text, payload: Data(text.utf8))
     case .binary(let data): frame = WebSocketFrame(opcode: .binary, payload: data)
     }
+    let size = frame.payload.count
     try outbox.checkOpen()
     if let deflate, frame.payload.count >= MessageDeflater.defaultMinimumMessageSize {
       let deflater =
@@ -193,14 +211,26 @@ final class WebSocketSession: @unchecked Sendable {
       }
     }
     try outbox.enqueue(frame)
+    lock.withLock {
+      counts.messagesSent += 1
+      counts.bytesSent += size
+    }
+    emitter.emit(
+      .webSocketMessage(
+        .init(call: emitter.call, direction: .sent, kind: message.eventKind, size: size)))
+  }
+
+  /// What went through the WebSocket so far.
+  var metrics: WebSocketMetrics {
+    var metrics = lock.withLock { counts }
+    metrics.wireBytesSent = outbox.bytesWritten
+    return metrics
   }
 
   /// Queues a close frame unless one went already, waits for the server's (or `closeTimeout`),
   /// then ends the connection. Messages queued before it go first.
   func close(code: WebSocketCloseCode, reason: String) async {
-    outbox.enqueueClose(
-      WebSocketFrame.close(code: code, reason: reason), droppingData: false,
-      refusal: Self.closedHere)
+    queueClose(code, reason: reason, droppingData: false, refusal: Self.closedHere)
     let timer = clock.schedule(after: options.closeTimeout) { [weak self] in
       self?.finish(.success(()))
       self?.closeConnection()
@@ -214,20 +244,26 @@ final class WebSocketSession: @unchecked Sendable {
   /// Closes with 1001 without waiting for the server's answer: the WebSocket was let go.
   /// Messages queued before go first, within `closeTimeout`.
   func abandon() {
-    let queued = outbox.enqueueClose(
-      WebSocketFrame.close(code: .goingAway, reason: ""), droppingData: false,
-      refusal: Self.closedHere)
-    guard queued else { return }
+    guard queueClose(.goingAway, droppingData: false, refusal: Self.closedHere) else { return }
     finish(.success(()))
   }
 
   /// Fails the WebSocket from this side: a close with `error`'s code, queued before any data,
   /// then the connection ends.
   private func fail(_ error: WebSocketError) {
-    outbox.enqueueClose(
-      WebSocketFrame.close(code: error.closeCode ?? .goingAway, reason: ""), droppingData: true,
-      refusal: error)
+    queueClose(error.closeCode ?? .goingAway, droppingData: true, refusal: error)
     finish(.failure(error))
+  }
+
+  /// Queues a close frame with `code` (none when `nil`), unless one went already.
+  @discardableResult
+  private func queueClose(
+    _ code: WebSocketCloseCode?, reason: String = "", droppingData: Bool,
+    refusal: WebSocketError
+  ) -> Bool {
+    outbox.enqueueClose(
+      WebSocketFrame.close(code: code, reason: reason), droppingData: droppingData,
+      refusal: refusal)
   }
 
   /// Decodes the bytes received so far into messages for the inbox, until it is full (then
@@ -253,17 +289,23 @@ final class WebSocketSession: @unchecked Sendable {
               kind: .protocolViolation, closeCode: error.closeCode, detail: error.description))
         }
         switch output {
-        case .text(let text): inbox.put(.text(text))
-        case .binary(let data): inbox.put(.binary(data))
-        case .ping(let payload): outbox.enqueuePong(payload)
-        case .pong: scheduleNextPing()
+        case .text(let text):
+          received(.text, size: text.utf8.count)
+          inbox.put(.text(text))
+        case .binary(let data):
+          received(.binary, size: data.count)
+          inbox.put(.binary(data))
+        case .ping(let payload):
+          outbox.enqueuePong(payload)
+          received(.ping, size: payload.count)
+        case .pong(let payload):
+          scheduleNextPing()
+          received(.pong, size: payload.count)
         case .close(let code, let reason):
           let received = code ?? .noStatusReceived
           lock.withLock { serverClose = (received, reason) }
           // §5.5.1: answer with the code received.
-          outbox.enqueueClose(
-            WebSocketFrame.close(code: code, reason: ""), droppingData: false,
-            refusal: Self.closedHere)
+          queueClose(code, droppingData: false, refusal: Self.closedHere)
           return finish(Self.ending(closedWith: received, reason: reason))
         }
       }
@@ -276,6 +318,18 @@ final class WebSocketSession: @unchecked Sendable {
         channel.setReceivingPaused(false)
       }
     }
+  }
+
+  /// Counts and reports what came in.
+  private func received(_ kind: ConvoyEvent.WebSocketMessageMoved.Kind, size: Int) {
+    if kind == .text || kind == .binary {
+      lock.withLock {
+        counts.messagesReceived += 1
+        counts.bytesReceived += size
+      }
+    }
+    emitter.emit(
+      .webSocketMessage(.init(call: emitter.call, direction: .received, kind: kind, size: size)))
   }
 
   /// How the messages end once the server closed with `code`: normally for a normal closure, a
@@ -315,6 +369,7 @@ final class WebSocketSession: @unchecked Sendable {
     }
     outbox.stop(afterDraining: true, refusal: refusal)
     for waiter in ending.waiters { waiter.resume() }
+    reportEnd(result)
     let hasEnded = receiveLock.withLock {
       // Read on to the server's end of TCP, whatever the inbox holds.
       if isReceivingPaused {
@@ -324,6 +379,25 @@ final class WebSocketSession: @unchecked Sendable {
       return channelEnd != nil
     }
     if hasEnded { closeConnection() }
+  }
+
+  /// Sends `websocket.closed` and ends the span.
+  private func reportEnd(_ result: Result<Void, any Error>) {
+    let server = lock.withLock { serverClose }
+    let client = outbox.queuedCloseCode
+    let metrics = self.metrics
+    switch result {
+    case .success: span?.finished(status: 101, metrics: CallMetricsRecorder().snapshot())
+    case .failure(let error): span?.failed(error, metrics: CallMetricsRecorder().snapshot())
+    }
+    emitter.emit(
+      .webSocketClosed(
+        .init(
+          call: emitter.call, url: url, clientCode: client?.rawValue,
+          serverCode: server?.code.rawValue,
+          reason: server?.reason ?? "",
+          errorCategory: result.failure.map(ErrorMessageProvider.category(of:)),
+          duration: Date().timeIntervalSince(startedAt), metrics: metrics)))
   }
 
   private func waitUntilOver() async {
@@ -366,5 +440,31 @@ final class WebSocketWriteGate: @unchecked Sendable {
       return waiters.removeFirst()
     }
     next?.resume()
+  }
+}
+
+/// How a WebSocket reports itself: its events, span, URL and start.
+struct WebSocketObservation: Sendable {
+  let emitter: EventEmitter
+  let span: (any CallSpan)?
+  let url: URL
+  let startedAt: Date
+}
+
+extension WebSocketMessage {
+  /// The kind its events name.
+  fileprivate var eventKind: ConvoyEvent.WebSocketMessageMoved.Kind {
+    switch self {
+    case .text: .text
+    case .binary: .binary
+    }
+  }
+}
+
+extension Result {
+  /// The error of a failure.
+  fileprivate var failure: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
   }
 }

@@ -37,7 +37,7 @@ private struct PlacesRequest: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Observation.md", line: 88)
+#sourceLocation(file: "Docs/Observation.md", line: 92)
 private struct SlowCallReporter: EventObserver {
   var limit: TimeInterval = 2
 
@@ -62,7 +62,7 @@ private func observationStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 64)
+    #sourceLocation(file: "Docs/Observation.md", line: 68)
     let analytics = AnyEventObserver { event in
       switch event.kind {
       case .responseReceived(let response):
@@ -82,10 +82,10 @@ private func observationStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 174)
+    #sourceLocation(file: "Docs/Observation.md", line: 178)
     let answer = try await connection.execute(PlacesRequest())
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 175)
+    #sourceLocation(file: "Docs/Observation.md", line: 179)
     if let metrics = answer.metrics, let transfer = metrics.lastTransfer {
       print("\(metrics.attempts) attempt(s), \(metrics.redirects) redirect(s)")
       print("waited \(metrics.queuedDuration) s for a slot, took \(metrics.duration) s")
@@ -96,34 +96,34 @@ private func observationStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 227)
+    #sourceLocation(file: "Docs/Observation.md", line: 231)
     // The trace of the request this service is handling, from its headers:
     let incoming: HTTPHeaders = ["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"]
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 229)
+    #sourceLocation(file: "Docs/Observation.md", line: 233)
     let trace = TraceContext(headers: incoming) ?? TraceContext.newTrace()
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 230)
+    #sourceLocation(file: "Docs/Observation.md", line: 234)
     let places = try await TraceContext.$current.withValue(trace) {
       try await connection.execute(PlacesRequest())
     }
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 244)
+    #sourceLocation(file: "Docs/Observation.md", line: 248)
     let trace = TraceContext.newTrace()
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 245)
+    #sourceLocation(file: "Docs/Observation.md", line: 249)
     let traced = ServerConnection(
       configuration: .staging,
       adapters: ServerConnection.standardAdapters + [TraceContextAdapter { trace }])
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 356)
+    #sourceLocation(file: "Docs/Observation.md", line: 360)
     print(CURLRendering.command(for: urlRequest))
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 357)
+    #sourceLocation(file: "Docs/Observation.md", line: 361)
     // curl \
     //   -X POST \
     //   -H 'Authorization: <redacted>' \

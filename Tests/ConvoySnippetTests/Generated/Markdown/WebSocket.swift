@@ -27,13 +27,30 @@ private func followUpdates(on connection: ServerConnection) async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 100)
+#sourceLocation(file: "Docs/WebSocket.md", line: 122)
+private func liveChannelTest() async throws {
+  let server = try await MockServer.started()
+  server.route("/live", answer: .webSocket(sending: [.text("welcome")]))
+  let connection = ServerConnection(
+    configuration: ServerConfiguration(environment: .local, baseURL: server.baseURL))
+  let socket = try await connection.webSocket(WebSocketEndpoint(path: "live"))
+  var messages = socket.messages.makeAsyncIterator()
+  let welcome = try await messages.next()
+  try await socket.send(.text("subscribe"))
+  let received = try await server.takeWebSocketMessage()
+  await socket.close()
+  await server.shutdown()
+  print(welcome as Any, received)
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/WebSocket.md", line: 154)
 private struct Snapshot: Decodable, Sendable {
   var version: String
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 104)
+#sourceLocation(file: "Docs/WebSocket.md", line: 158)
 private struct SnapshotRequest: RequestDescribing {
   typealias Response = JSONResponse<Snapshot>
   var method: HTTPMethod { .get }
@@ -41,7 +58,7 @@ private struct SnapshotRequest: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 110)
+#sourceLocation(file: "Docs/WebSocket.md", line: 164)
 private func followAfterSnapshot(_ connection: ServerConnection) -> ChainOperation<Int> {
   connection.operation(for: SnapshotRequest())
     .then { snapshot in
