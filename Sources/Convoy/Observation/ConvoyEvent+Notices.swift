@@ -1,8 +1,9 @@
 import Foundation
 
 extension ConvoyEvent {
-  /// An event stream ended or dropped and will be opened again after ``delay``
-  /// (`stream.reconnecting`). Each reconnection is a new call, with its own identity.
+  /// An event stream or a reconnecting WebSocket ended or dropped and will be opened again
+  /// after ``delay`` (`stream.reconnecting`). Each reconnection is a new call, with its own
+  /// identity.
   public struct StreamReconnecting: Sendable, Hashable {
     /// The call that will open the stream again.
     public let call: CallIdentity

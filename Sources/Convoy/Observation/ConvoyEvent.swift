@@ -67,7 +67,8 @@ public struct ConvoyEvent: Sendable, Hashable {
     case jobFailed(JobFailed)
     /// A job was cancelled.
     case jobCancelled(JobCancelled)
-    /// An event stream ended or dropped and will be opened again after a delay.
+    /// An event stream or a reconnecting WebSocket ended or dropped and will be opened again
+    /// after a delay.
     case streamReconnecting(StreamReconnecting)
     /// A WebSocket's upgrade succeeded.
     case webSocketOpened(WebSocketOpened)

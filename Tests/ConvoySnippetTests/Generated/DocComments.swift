@@ -875,6 +875,19 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func ReconnectingWebSocket_8() async throws {
+    #sourceLocation(file: "Sources/Convoy/WebSocket/ReconnectingWebSocket.swift", line: 8)
+    func follow(_ connection: ServerConnection) async throws {
+      let live = connection.reconnectingWebSocket(WebSocketEndpoint(path: "v2/updates/live")) {
+        socket in try await socket.send(.text("subscribe"))
+      }
+      for try await message in live.messages {
+        print(message)
+      }
+    }
+    #sourceLocation()
+  }
+
   static func WebSocket_7() async throws {
     #sourceLocation(file: "Sources/Convoy/WebSocket/WebSocket.swift", line: 7)
     func follow(_ connection: ServerConnection) async throws {

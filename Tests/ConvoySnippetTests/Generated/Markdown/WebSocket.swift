@@ -27,7 +27,21 @@ private func followUpdates(on connection: ServerConnection) async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 122)
+#sourceLocation(file: "Docs/WebSocket.md", line: 99)
+private func followAcrossDrops(_ connection: ServerConnection) async throws {
+  let live = connection.reconnectingWebSocket(
+    WebSocketEndpoint(path: "v2/updates/live"),
+    reconnection: WebSocketReconnection(initialDelay: 1, maximumDelay: 30, maximumAttempts: 10)
+  ) { socket in
+    try await socket.send(json: ["subscribe": "Lisbon"])
+  }
+  for try await message in live.messages {
+    print(message)
+  }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/WebSocket.md", line: 154)
 private func liveChannelTest() async throws {
   let server = try await MockServer.started()
   server.route("/live", answer: .webSocket(sending: [.text("welcome")]))
@@ -44,13 +58,13 @@ private func liveChannelTest() async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 154)
+#sourceLocation(file: "Docs/WebSocket.md", line: 186)
 private struct Snapshot: Decodable, Sendable {
   var version: String
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 158)
+#sourceLocation(file: "Docs/WebSocket.md", line: 190)
 private struct SnapshotRequest: RequestDescribing {
   typealias Response = JSONResponse<Snapshot>
   var method: HTTPMethod { .get }
@@ -58,7 +72,7 @@ private struct SnapshotRequest: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 164)
+#sourceLocation(file: "Docs/WebSocket.md", line: 196)
 private func followAfterSnapshot(_ connection: ServerConnection) -> ChainOperation<Int> {
   connection.operation(for: SnapshotRequest())
     .then { snapshot in
