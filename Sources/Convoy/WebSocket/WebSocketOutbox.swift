@@ -35,6 +35,13 @@ final class WebSocketOutbox: @unchecked Sendable {
   private var unsent: Data?
   /// Whether a thread is writing, or the rest waits for the socket to take more.
   private var isWriting = false
+  /// Whether the rest waits for the channel's ``WebSocketChannelEvent/writable``: the writer
+  /// that found the socket full noted it and left.
+  private var isWaitingForRoom = false
+  /// Whether the channel said ``WebSocketChannelEvent/writable`` after a short write but before
+  /// its writer noted it (the channel's thread may be quicker): that writer goes on instead of
+  /// waiting for a signal that already came.
+  private var roomCameEarly = false
   /// Whether the connection is closed: nothing more is written.
   private var isDone = false
   /// Bytes written to the connection so far.
@@ -167,8 +174,16 @@ final class WebSocketOutbox: @unchecked Sendable {
 
   /// The socket takes writes again: the rest goes on.
   func socketIsWritable() {
-    lock.withLock { isWriting = false }
-    write()
+    let resumes = lock.withLock { () -> Bool in
+      guard isWaitingForRoom else {
+        if isWriting { roomCameEarly = true }
+        return false
+      }
+      isWaitingForRoom = false
+      isWriting = false
+      return true
+    }
+    if resumes { write() }
   }
 
   /// Writes what is queued, on this thread, unless another is writing; stops where the socket
@@ -213,8 +228,14 @@ final class WebSocketOutbox: @unchecked Sendable {
         () -> ([CheckedContinuation<Void, Never>], Bool) in
         self.written += written
         queuedBytes -= written
-        let full = written < bytes.count
+        var full = written < bytes.count
         unsent = full ? bytes.subdata(in: (bytes.startIndex + written)..<bytes.endIndex) : nil
+        if full, roomCameEarly {
+          full = false
+        } else if full {
+          isWaitingForRoom = true
+        }
+        roomCameEarly = false
         guard queuedBytes < limit else { return ([], full) }
         defer { roomWaiters = [] }
         return (roomWaiters, full)

@@ -8,16 +8,19 @@
   /// `curl_easy_send` and `curl_easy_recv`.
   ///
   /// An easy handle is not thread-safe, so every libcurl call holds `lock`. Arrivals are read on
-  /// a serial queue, woken by a dispatch source for the socket (epoll on Linux) that stays armed
-  /// while the session receives, and handed to the session there; `send` writes on the caller's
-  /// thread and arms a write source only when the socket is full. TLS may hold decrypted bytes
-  /// the socket no longer signals, so reads go on until libcurl says `CURLE_AGAIN`.
-  final class CurlWebSocketChannel: WebSocketChannel, @unchecked Sendable {
+  /// the thread of ``CurlSocketLoop``, woken by the socket, and handed to the session there (one
+  /// wake-up per arrival); `send` writes on the caller's thread, and when the socket is full the
+  /// loop's next signal that it takes writes becomes ``WebSocketChannelEvent/writable``. The
+  /// loop watches edge-triggered, so reads go on until libcurl says `CURLE_AGAIN` (which TLS
+  /// needs anyway: it may hold decrypted bytes the socket no longer signals), and every resume
+  /// posts a read of its own.
+  final class CurlWebSocketChannel: WebSocketChannel, CurlSocketLoopClient, @unchecked Sendable {
     private let library: CurlLibrary
     private let easy: CurlLibrary.Easy
-    private let queue = DispatchQueue(label: "convoy.websocket.curl")
-    private let readSource: any DispatchSourceRead
-    private let writeSource: any DispatchSourceWrite
+    private let loop: CurlSocketLoop
+    private let socket: Int32
+    /// The socket's registration with `loop`.
+    private let identifier: UInt64
     /// Guards the easy handle and everything below.
     private let lock = Lock()
     /// The upgrade's reader and writer, before receiving starts.
@@ -26,43 +29,33 @@
     private var handler: (@Sendable (WebSocketChannelEvent) -> Void)?
     private var isPaused = false
     private var hasEnded = false
-    private var isReadSourceRunning = false
-    private var isWriteSourceRunning = false
+    /// Whether a `send` found the socket full: the next writable signal goes to the handler.
+    private var wantsWritable = false
     private var isClosed = false
+    /// Whether the socket is unwatched and the connection closed.
+    private var isReleased = false
 
-    /// Most bytes handed over in one event: a fast server cannot keep the queue for itself.
+    /// Most bytes handed over in one event: a fast server cannot keep the loop for itself.
     private static let largestDelivery = 256 << 10
-    /// The size of one `curl_easy_recv`.
-    private static let readSize = 64 << 10
 
-    private init(library: CurlLibrary, easy: CurlLibrary.Easy, socket: Int32) {
+    private init(library: CurlLibrary, easy: CurlLibrary.Easy, socket: Int32, loop: CurlSocketLoop)
+    {
       self.library = library
       self.easy = easy
-      readSource = DispatchSource.makeReadSource(fileDescriptor: socket, queue: queue)
-      writeSource = DispatchSource.makeWriteSource(fileDescriptor: socket, queue: queue)
-      readSource.setEventHandler { [unowned self] in self.readable() }
-      writeSource.setEventHandler { [unowned self] in self.writable() }
+      self.socket = socket
+      self.loop = loop
+      identifier = loop.makeIdentifier()
     }
 
     deinit {
       if !isReleased { release() }
     }
 
-    /// Whether the sources are cancelled and the connection closed; guarded by `lock` (or the
-    /// last reference, in `deinit`).
-    private var isReleased = false
-
     /// Stops watching the socket, then closes the connection (`curl_easy_cleanup` closes it):
     /// the server sees the TCP connection end. Holds `lock` (or the last reference).
     private func release() {
       isReleased = true
-      readSource.cancel()
-      writeSource.cancel()
-      // A suspended source must be resumed to be cancelled, or Dispatch traps when it goes.
-      if !isReadSourceRunning { readSource.resume() }
-      if !isWriteSourceRunning { writeSource.resume() }
-      isReadSourceRunning = true
-      isWriteSourceRunning = true
+      loop.unwatch(socket, as: identifier)
       library.easyCleanup(easy)
     }
 
@@ -121,21 +114,29 @@
         library.easyCleanup(easy)
         throw TransportFailure(kind: .other, detail: "libcurl reported no socket for the WebSocket")
       }
-      return CurlWebSocketChannel(library: library, easy: easy, socket: socket)
+      let loop: CurlSocketLoop
+      do {
+        loop = try CurlSocketLoop.running()
+      } catch {
+        library.easyCleanup(easy)
+        throw error
+      }
+      // On failure the channel's `deinit` cleans the handle up.
+      let channel = CurlWebSocketChannel(library: library, easy: easy, socket: socket, loop: loop)
+      try loop.watch(socket, as: channel.identifier, for: channel)
+      return channel
     }
 
     func write(_ bytes: Data) async throws(TransportFailure) {
       let failure = await withCheckedContinuation {
         (continuation: CheckedContinuation<TransportFailure?, Never>) in
-        queue.async {
-          let closed = self.lock.withLock {
-            guard !self.isClosed else { return true }
-            self.writer = (bytes, continuation)
-            return false
-          }
-          if closed { return continuation.resume(returning: Self.closed) }
-          self.writable()
+        let closed = self.lock.withLock {
+          guard !self.isClosed else { return true }
+          self.writer = (bytes, continuation)
+          return false
         }
+        if closed { return continuation.resume(returning: Self.closed) }
+        self.loop.post { self.writable() }
       }
       if let failure { throw failure }
     }
@@ -143,34 +144,28 @@
     func read() async throws(TransportFailure) -> Data? {
       let result = await withCheckedContinuation {
         (continuation: CheckedContinuation<Result<Data?, TransportFailure>, Never>) in
-        queue.async {
-          let closed = self.lock.withLock {
-            guard !self.isClosed else { return true }
-            self.reader = continuation
-            return false
-          }
-          if closed { return continuation.resume(returning: .failure(Self.closed)) }
-          self.readable()
+        let closed = self.lock.withLock {
+          guard !self.isClosed else { return true }
+          self.reader = continuation
+          return false
         }
+        if closed { return continuation.resume(returning: .failure(Self.closed)) }
+        self.loop.post { self.readable() }
       }
       return try result.get()
     }
 
     func startReceiving(_ handler: @escaping @Sendable (WebSocketChannelEvent) -> Void) {
-      lock.withLock {
-        self.handler = handler
-        setRead(running: !isPaused)
-      }
-      // TLS may already hold bytes that came with the upgrade's answer.
-      queue.async { self.readable() }
+      lock.withLock { self.handler = handler }
+      // Bytes may have come (and signalled) before there was anyone to take them, and TLS may
+      // already hold bytes that came with the upgrade's answer.
+      loop.post { self.readable() }
     }
 
     func setReceivingPaused(_ paused: Bool) {
-      lock.withLock {
-        isPaused = paused
-        setRead(running: !paused && !hasEnded)
-      }
-      if !paused { queue.async { self.readable() } }
+      lock.withLock { isPaused = paused }
+      // The signals that came while paused were skipped, and will not come again.
+      if !paused { loop.post { self.readable() } }
     }
 
     func send(_ bytes: Data) throws(TransportFailure) -> Int {
@@ -183,7 +178,9 @@
             library.easySend(easy, $0.baseAddress! + offset, $0.count - offset, &sent)
           }
           if code == CurlConstant.again {
-            setWrite(running: true)
+            // Set under the lock that covers the refused write: the loop's signal that room came
+            // after it looks at this only once the lock is free.
+            wantsWritable = true
             break
           }
           guard code == 0 else {
@@ -206,19 +203,25 @@
         guard !isClosed else { return (nil, nil) }
         isClosed = true
         handler = nil
+        // The loop holds the lock while it uses the handle, so the handle is free here; a
+        // signal the loop took before finds the channel closed.
+        if !isReleased { release() }
         defer { (self.reader, self.writer) = (nil, nil) }
         return (self.reader, self.writer?.continuation)
       }
       reader?.resume(returning: .failure(Self.closed))
       writer?.resume(returning: Self.closed)
-      // On the queue, so that no event handler is running when the sources go.
-      queue.async { self.lock.withLock { if !self.isReleased { self.release() } } }
+    }
+
+    func socketSignalled(readable: Bool, writable: Bool) {
+      if readable { self.readable() }
+      if writable { self.writable() }
     }
 
     private static let closed = TransportFailure(
       kind: .cancelled, detail: "the WebSocket was closed")
 
-    /// On `queue`: the socket has bytes (or libcurl may). Before receiving starts they go to the
+    /// On the loop's thread: the socket has bytes (or libcurl may). Before receiving starts they go to the
     /// upgrade's reader; after, to the handler, up to ``largestDelivery`` at a time.
     private func readable() {
       var delivered = Data()
@@ -231,13 +234,10 @@
         ) in
         guard !isReleased, !isClosed else { return (nil, nil) }
         if self.handler == nil {
-          guard let reader = self.reader else {
-            setRead(running: false)
-            return (nil, nil)
-          }
+          // Nobody to take them yet: `read` and `startReceiving` post a read of their own.
+          guard let reader = self.reader else { return (nil, nil) }
           switch receive(into: &delivered) {
           case .again:
-            setRead(running: true)
             return (nil, nil)
           case .failed(let failure):
             ending = .failed(failure)
@@ -245,13 +245,10 @@
             break
           }
           self.reader = nil
-          setRead(running: false)
           return (nil, reader)
         }
-        guard !isPaused, !hasEnded else {
-          setRead(running: false)
-          return (nil, nil)
-        }
+        // Paused: `setReceivingPaused(false)` posts a read.
+        guard !isPaused, !hasEnded else { return (nil, nil) }
         reading: while delivered.count < Self.largestDelivery {
           switch receive(into: &delivered) {
           case .again: break reading
@@ -260,7 +257,6 @@
           case .failed(let failure): ending = .failed(failure)
           }
           hasEnded = true
-          setRead(running: false)
           break
         }
         more = ending == nil && delivered.count >= Self.largestDelivery
@@ -274,19 +270,21 @@
       }
       guard let receiver else { return }
       if !delivered.isEmpty { receiver(.received(delivered)) }
-      if let ending { receiver(ending) }
-      if more { queue.async { self.readable() } }
+      // The handler may have closed the channel: then nothing follows.
+      if let ending, !lock.withLock({ isClosed }) { receiver(ending) }
+      // The socket will not signal what is left: read on after the other sockets' turn.
+      if more { loop.post { self.readable() } }
     }
 
-    /// One `curl_easy_recv`, appended to `bytes`. Holds `lock`.
+    /// One `curl_easy_recv` into the loop's buffer, appended to `bytes`: only what arrived is
+    /// allocated (and nothing is zeroed first). Holds `lock`, on the loop's thread.
     private func receive(into bytes: inout Data) -> Receipt {
       var received = 0
-      let start = bytes.count
-      bytes.count += Self.readSize
-      let code = bytes.withUnsafeMutableBytes {
-        library.easyRecv(easy, $0.baseAddress! + start, Self.readSize, &received)
+      let buffer = loop.readBuffer
+      let code = library.easyRecv(easy, buffer.baseAddress!, buffer.count, &received)
+      if code == 0, received > 0 {
+        bytes.append(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: received)
       }
-      bytes.count = start + (code == 0 ? received : 0)
       if code == CurlConstant.again { return .again }
       guard code == 0 else {
         return .failed(TransportFailure(curlCode: code, text: library.describe(code), message: ""))
@@ -301,8 +299,9 @@
       case failed(TransportFailure)
     }
 
-    /// On `queue`: the socket takes writes again: the upgrade's writer goes on, or the handler
-    /// hears of it.
+    /// On the loop's thread: the socket takes writes again (or may: edge-triggered signals come
+    /// with others): the upgrade's writer goes on, or the handler hears of it if a `send` wants
+    /// to know.
     private func writable() {
       let (receiver, finished) = lock.withLock {
         () -> (
@@ -311,7 +310,8 @@
         ) in
         guard !isReleased, !isClosed else { return (nil, nil) }
         guard let current = self.writer else {
-          setWrite(running: false)
+          guard wantsWritable else { return (nil, nil) }
+          wantsWritable = false
           return (self.handler, nil)
         }
         var remaining = current.bytes
@@ -321,13 +321,12 @@
             library.easySend(easy, $0.baseAddress, $0.count, &sent)
           }
           if code == CurlConstant.again {
+            // The loop signals once the socket takes more.
             writer = (remaining, current.continuation)
-            setWrite(running: true)
             return (nil, nil)
           }
           guard code == 0 else {
             writer = nil
-            setWrite(running: false)
             return (
               nil,
               (
@@ -339,25 +338,10 @@
           remaining = remaining.dropFirst(sent)
         }
         writer = nil
-        setWrite(running: false)
         return (nil, (current.continuation, nil))
       }
       if let (continuation, failure) = finished { return continuation.resume(returning: failure) }
       receiver?(.writable)
-    }
-
-    /// Holds `lock`.
-    private func setRead(running: Bool) {
-      guard !isReleased, running != isReadSourceRunning else { return }
-      isReadSourceRunning = running
-      running ? readSource.resume() : readSource.suspend()
-    }
-
-    /// Holds `lock`.
-    private func setWrite(running: Bool) {
-      guard !isReleased, running != isWriteSourceRunning else { return }
-      isWriteSourceRunning = running
-      running ? writeSource.resume() : writeSource.suspend()
     }
   }
 

@@ -13,9 +13,10 @@ import Foundation
 package struct WebSocketFrameEncoder: Sendable {
   private var random: any RandomNumberGenerator & Sendable
 
-  /// Creates an encoder whose masking keys come from the system's secure generator.
+  /// Creates an encoder whose masking keys come from the system's secure generator, fetched in
+  /// batches (``BatchedSystemRandom``).
   package init() {
-    self.init(random: SystemRandomNumberGenerator())
+    self.init(random: BatchedSystemRandom())
   }
 
   /// Creates an encoder whose masking keys come from `random`: the low 32 bits of each of its
