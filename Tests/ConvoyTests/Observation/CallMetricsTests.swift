@@ -207,15 +207,18 @@ private final class HeldTransport: HTTPTransport, @unchecked Sendable {
     try #require(await eventually { held.startedPaths == ["n1"] })
     let second = Task { try await connection.execute(Numbered(number: 2)) }
     try #require(await eventually { connection.jobQueues.network.operationCount == 2 })
+    let seenQueued = Date()
+    try #require(await eventually { held.startedPaths == ["n1"] })
     let released = Date()
     held.answer("n1")
     _ = try await first.value
     try #require(await eventually { held.startedPaths == ["n1", "n2"] })
     held.answer("n2")
     let waited = try #require(try await second.value.metrics)
-    // The second call was on the queue before the first was answered.
+    // The second call was queued before `seenQueued` and left the queue after `released`: its
+    // wait covers at least that span (a lower bound only, so a slow machine cannot fail it).
     #expect(waited.queuedDuration > 0)
-    #expect(waited.queuedDuration >= Date().timeIntervalSince(released) - waited.duration - 1)
+    #expect(waited.queuedDuration >= released.timeIntervalSince(seenQueued))
   }
 
   @Test func aStreamsLastEventCarriesItsBodysWholeTransfer() async throws {

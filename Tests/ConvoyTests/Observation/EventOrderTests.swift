@@ -114,7 +114,8 @@ private struct Thing: RequestDescribing {
     let connection = ServerConnection(
       configuration: .local(port: 9),
       transport: StubTransport { request in
-        request.urlRequest.url?.path == "/slow" ? .delayed(10, .status(200)) : .status(500)
+        // The slow calls stay in flight until cancelled, however slow the machine.
+        request.urlRequest.url?.path == "/slow" ? .delayed(3_600, .status(200)) : .status(500)
       }, observers: [counter])
     struct Call: RequestDescribing {
       typealias Response = EmptyResponse
