@@ -28,6 +28,8 @@ public final class ReconnectingWebSocket: Sendable {
   private struct State {
     var current: WebSocket?
     var isClosed = false
+    /// The wait before the next attempt, which `close()` ends early.
+    var waiting: CheckedContinuation<Void, Never>?
   }
 
   init(
@@ -62,10 +64,12 @@ public final class ReconnectingWebSocket: Sendable {
 
   /// Stops reconnecting and closes the WebSocket open now with `code` and `reason`.
   public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
-    let socket = state.withLock { state in
+    let (socket, waiting) = state.withLock { state in
       state.isClosed = true
-      return state.current
+      defer { state.waiting = nil }
+      return (state.current, state.waiting)
     }
+    waiting?.resume()
     await socket?.close(code: code, reason: reason)
   }
 
@@ -100,11 +104,38 @@ public final class ReconnectingWebSocket: Sendable {
         .init(
           call: events.call, url: try? configuration.url(path: endpoint.path), attempt: attempt,
           delay: delay, reason: "\(failure)")))
-    do {
-      try await configuration.clock.sleep(for: delay)
-    } catch {
-      throw ServerConnectionError.cancelled
+    try await waitOrClose(for: delay, on: configuration.clock)
+  }
+
+  /// Waits `seconds` on `clock`, or less when ``close(code:reason:)`` comes first.
+  ///
+  /// - Throws: ``ServerConnectionError/cancelled`` when the task is cancelled.
+  private func waitOrClose(for seconds: TimeInterval, on clock: any ConvoyClock) async throws {
+    let timer = Locked<ClockTimer?>(nil)
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let closed = state.withLock { state in
+          if !state.isClosed { state.waiting = continuation }
+          return state.isClosed
+        }
+        guard !closed else { return continuation.resume() }
+        timer.withLock {
+          $0 = clock.schedule(after: seconds) { [weak self] in self?.endWait() }
+        }
+      }
+    } onCancel: {
+      self.endWait()
     }
+    timer.withLock { $0?.cancel() }
+    if Task.isCancelled { throw ServerConnectionError.cancelled }
+  }
+
+  /// Ends the wait before the next attempt, if one runs.
+  private func endWait() {
+    state.withLock { state in
+      defer { state.waiting = nil }
+      return state.waiting
+    }?.resume()
   }
 
   /// The messages of a ``ReconnectingWebSocket``.

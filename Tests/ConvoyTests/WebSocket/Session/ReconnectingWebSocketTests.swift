@@ -114,4 +114,23 @@ import Testing
     await closed
     #expect(live.webSocket?.closeCode == .normalClosure)
   }
+
+  @Test func closingDuringTheWaitBeforeReconnectingEndsTheMessagesAtOnce() async throws {
+    let live = connection().reconnectingWebSocket(
+      WebSocketEndpoint(path: "live", options: options),
+      reconnection: WebSocketReconnection(initialDelay: 30))
+    let reader = Task {
+      var count = 0
+      for try await _ in live.messages { count += 1 }
+      return count
+    }
+    let channel = await transport.nextChannel()
+    _ = await channel.acceptUpgrade()
+    channel.serverHangUp()
+    #expect(await eventually { clock.pendingWakeUps == [30] })
+    await live.close()
+    // The clock never moves: the messages end because of the close, not the wait.
+    #expect(try await reader.value == 0)
+    #expect(clock.pendingWakeUps.isEmpty)
+  }
 }
