@@ -41,7 +41,7 @@ private func followAcrossDrops(_ connection: ServerConnection) async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 154)
+#sourceLocation(file: "Docs/WebSocket.md", line: 155)
 private func liveChannelTest() async throws {
   let server = try await MockServer.started()
   server.route("/live", answer: .webSocket(sending: [.text("welcome")]))
@@ -58,13 +58,13 @@ private func liveChannelTest() async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 186)
+#sourceLocation(file: "Docs/WebSocket.md", line: 187)
 private struct Snapshot: Decodable, Sendable {
   var version: String
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 190)
+#sourceLocation(file: "Docs/WebSocket.md", line: 191)
 private struct SnapshotRequest: RequestDescribing {
   typealias Response = JSONResponse<Snapshot>
   var method: HTTPMethod { .get }
@@ -72,7 +72,7 @@ private struct SnapshotRequest: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 196)
+#sourceLocation(file: "Docs/WebSocket.md", line: 197)
 private func followAfterSnapshot(_ connection: ServerConnection) -> ChainOperation<Int> {
   connection.operation(for: SnapshotRequest())
     .then { snapshot in
