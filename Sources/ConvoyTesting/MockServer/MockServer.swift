@@ -415,6 +415,9 @@ public final class MockServer: Sendable {
           head, body: MockRequestReader.Body(), connection: number, index: index)
         refusal.closesConnection = true
         ending = writer.write(refusal, for: request)
+        if ending == .close {
+          MockSocket.awaitPeerClose(descriptor, wake: wake, timeout: .seconds(5))
+        }
         break serving
       }
       if head.headers["Expect"]?.lowercased() == "100-continue", bodyLimit != 0 {

@@ -16,10 +16,12 @@ enum MockSocket {
   #if canImport(Darwin)
     static let stream = SOCK_STREAM
     static let shutdownBoth = SHUT_RDWR
+    static let shutdownWrite = SHUT_WR
     static let sendFlags: Int32 = 0
   #else
     static let stream = Int32(SOCK_STREAM.rawValue)
     static let shutdownBoth = Int32(SHUT_RDWR)
+    static let shutdownWrite = Int32(SHUT_WR)
     // A peer that went away must fail the write with EPIPE, not kill the test process.
     static let sendFlags = Int32(MSG_NOSIGNAL)
   #endif
@@ -173,6 +175,32 @@ enum MockSocket {
   /// Ends both directions of a connection, which wakes a thread blocked reading or writing it.
   static func shutDown(_ descriptor: Int32) {
     _ = shutdown(descriptor, shutdownBoth)
+  }
+
+  /// Ends the server's side of `descriptor` and waits, at most `timeout` (or until the server
+  /// stops), for the client to close its side, without reading what it still sends.
+  ///
+  /// A server that answers before reading a body and closes at once closes with bytes unread,
+  /// which makes the kernel reset the connection; the reset can reach the client before it has
+  /// read the answer, and destroy it. Waiting for the client's close first (`POLLRDHUP`: the
+  /// peer ended its side, readable or not) keeps the answer safe and still reads nothing.
+  static func awaitPeerClose(_ descriptor: Int32, wake: Int32, timeout: Duration) {
+    _ = shutdown(descriptor, shutdownWrite)
+    // POLLRDHUP, a Linux flag the Glibc module does not name.
+    let peerClosed: Int16 = 0x2000
+    var descriptors = [
+      pollfd(fd: descriptor, events: peerClosed, revents: 0),
+      pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
+    ]
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      let left = ContinuousClock.now.duration(to: deadline)
+      guard left > .zero else { return }
+      let ready = poll(&descriptors, 2, Int32(clamping: max(1, left.milliseconds)))
+      if ready < 0 && errno == EINTR { continue }
+      guard ready > 0 else { return }
+      if descriptors[1].revents != 0 || descriptors[0].revents != 0 { return }
+    }
   }
 
   /// Closes with a TCP reset instead of an orderly close (`SO_LINGER` with a zero timeout).
