@@ -20,35 +20,14 @@ func runMemoryBenchmark(nginx: LocalNginx) {
     // A job (or a group in lock-step) of a thousand calls measures nothing the lone calls do
     // not: its calls are the same.
     for client in PeerClient.allCases where client.form != .groupJob && client.form != .lockStep {
-      let line = runChild(client: client, port: nginx.port, file: file, count: count)
+      let line = memoryCaseLine([client.argument, "\(nginx.port)", file, "\(count)"])
       print(report(line, client: client, bodyBytes: bytes))
     }
   }
 }
 
-private func runChild(client: PeerClient, port: Int, file: String, count: Int) -> String {
-  let process = Process()
-  process.executableURL = Bundle.main.executableURL
-  process.arguments = ["memory-case", client.argument, "\(port)", file, "\(count)"]
-  let output = Pipe()
-  process.standardOutput = output
-  do {
-    try process.run()
-  } catch {
-    return "error=\(error)"
-  }
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  let text = String(decoding: data, as: UTF8.self)
-  return text.split(separator: "\n").last.map(String.init) ?? "error=no-output"
-}
-
 private func report(_ line: String, client: PeerClient, bodyBytes: Int) -> String {
-  var fields: [String: String] = [:]
-  for pair in line.split(separator: " ") {
-    let parts = pair.split(separator: "=", maxSplits: 1)
-    if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
-  }
+  let fields = memoryCaseFields(line)
   let prefix = client.rawValue.padded(22) + "\(bodyBytes / 1_024) KB".padded(8)
   if let error = fields["error"] { return prefix + "FAILED: \(error)" }
   let start = Int(fields["start_kib"] ?? "") ?? 0

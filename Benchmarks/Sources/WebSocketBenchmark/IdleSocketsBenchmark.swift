@@ -17,36 +17,15 @@ func runIdleSocketsBenchmark(server: EchoServer) {
     (.convoy, false), (.convoy, true), (.websocketKit, false), (.wsClient, false),
   ]
   for (kind, compression) in cases {
-    let line = runChild(kind: kind, port: server.port, count: count, compression: compression)
+    let line = memoryCaseLine([
+      kind.argument, "\(server.port)", "\(count)", compression ? "deflate" : "plain",
+    ])
     print(report(line, kind: kind, compression: compression, count: count))
   }
 }
 
-private func runChild(kind: EchoClientKind, port: Int, count: Int, compression: Bool) -> String {
-  let process = Process()
-  process.executableURL = Bundle.main.executableURL
-  process.arguments = [
-    "memory-case", kind.argument, "\(port)", "\(count)", compression ? "deflate" : "plain",
-  ]
-  let output = Pipe()
-  process.standardOutput = output
-  do {
-    try process.run()
-  } catch {
-    return "error=\(error)"
-  }
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  let text = String(decoding: data, as: UTF8.self)
-  return text.split(separator: "\n").last.map(String.init) ?? "error=no-output"
-}
-
 private func report(_ line: String, kind: EchoClientKind, compression: Bool, count: Int) -> String {
-  var fields: [String: String] = [:]
-  for pair in line.split(separator: " ") {
-    let parts = pair.split(separator: "=", maxSplits: 1)
-    if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
-  }
+  let fields = memoryCaseFields(line)
   let prefix = kind.rawValue.padded(16) + (compression ? "on" : "off").padded(9)
   if let error = fields["error"] { return prefix + "FAILED: \(error)" }
   let start = Int(fields["start_kib"] ?? "") ?? 0
