@@ -132,9 +132,9 @@ public final class MockServer: Sendable {
       $0.acceptLoopRunning = true
     }
     let wake = pipeEnds[0]
-    let thread = Thread { [self] in acceptLoop(listener: listener, wake: wake) }
-    thread.name = "MockServer :\(port) accept"
-    thread.start()
+    Thread.detachNewThread(named: "Mock \(port) accept") { [self] in
+      acceptLoop(listener: listener, wake: wake)
+    }
   }
 
   /// Stops the server: no new connections, every open one closed, every pause and stall ended.
@@ -368,9 +368,9 @@ public final class MockServer: Sendable {
         close(descriptor)
         continue
       }
-      let thread = Thread { [self] in serve(descriptor, number: number, wake: wake) }
-      thread.name = "MockServer :\(port) connection \(number)"
-      thread.start()
+      Thread.detachNewThread(named: "Mock \(port) #\(number)") { [self] in
+        serve(descriptor, number: number, wake: wake)
+      }
     }
     close(listener)
     update { $0.acceptLoopRunning = false }

@@ -49,9 +49,7 @@
       // The default since 7.62, stated so that an HTTPS server offering HTTP/2 gets one connection
       // carrying many transfers.
       _ = library.multiSetLong(multi, CurlConstant.multiPipelining, CurlConstant.pipeMultiplex)
-      let thread = Thread { [self] in run() }
-      thread.name = "Convoy curl"
-      thread.start()
+      Thread.detachNewThread(named: "Convoy curl") { [self] in run() }
     }
 
     /// Runs only after the loop thread has exited (it holds a strong reference while it runs),
