@@ -32,7 +32,9 @@ struct ConvoyConnector: EchoConnector {
 }
 
 /// One task sends and reads, as an application echoing with `for try await` would: the window's
-/// first messages, then one more for each echo while the deadline has not passed.
+/// first messages, then one more for each echo while the deadline has not passed. The task
+/// prefers the WebSocket's `executor`, as Docs/WebSocket.md advises for quick answers: it runs
+/// on the thread that reads the socket, as websocket-kit's callback runs on its event loop.
 final class ConvoyEchoClient: EchoClient {
   let socket: WebSocket
 
@@ -41,6 +43,14 @@ final class ConvoyEchoClient: EchoClient {
   }
 
   func exchange(_ payload: Payload, window: Int, until deadline: ContinuousClock.Instant)
+    async throws -> Exchange
+  {
+    try await withTaskExecutorPreference(socket.executor) {
+      try await run(payload, window: window, until: deadline)
+    }
+  }
+
+  private func run(_ payload: Payload, window: Int, until deadline: ContinuousClock.Instant)
     async throws -> Exchange
   {
     var exchange = Exchange()

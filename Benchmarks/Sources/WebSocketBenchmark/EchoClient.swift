@@ -13,7 +13,7 @@ struct EchoBenchmarkError: Error, CustomStringConvertible {
 /// The WebSocket clients the benchmark compares, each used the way its README shows.
 enum EchoClientKind: String, CaseIterable, Sendable {
   /// Convoy: `ServerConnection.webSocket` on `CurlTransport`, `send` awaited, `messages` read
-  /// with `for try await` (one task does both).
+  /// with `for try await` (one task does both, preferring the WebSocket's `executor`).
   case convoy = "Convoy on curl"
   /// Vapor's websocket-kit on SwiftNIO: `WebSocket.connect(to:on:)` on the singleton event loop
   /// group, an `onBinary` callback that sends the next message from the event loop. It has no

@@ -82,6 +82,29 @@ public final class WebSocket: Sendable {
   /// compression.
   public var metrics: WebSocketMetrics { session.metrics }
 
+  /// The executor of the thread that reads this WebSocket from the network, when the transport
+  /// lets tasks run on it (``CurlTransport`` does; `nil` elsewhere).
+  ///
+  /// A task that prefers it handles each message on the thread that read it, and what it sends
+  /// in answer is written from there too: no thread is woken per message, which roughly halves
+  /// the time of a request-and-answer exchange of small messages.
+  ///
+  /// ```swift
+  /// func answerPings(on socket: WebSocket) async throws {
+  ///   try await withTaskExecutorPreference(socket.executor) {
+  ///     for try await message in socket.messages {
+  ///       if case .text("ping") = message { try await socket.send(.text("pong")) }
+  ///     }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// The thread serves every WebSocket of the process: code running there must not block (no
+  /// synchronous file or network access, no waiting on a lock held for long). Hand slow work to
+  /// another task.
+  @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+  public var executor: (any TaskExecutor)? { session.channel.taskExecutor }
+
   /// The code of the server's close frame once it came; 1005 when it had none.
   public var closeCode: WebSocketCloseCode? { session.closeFromServer?.code }
 

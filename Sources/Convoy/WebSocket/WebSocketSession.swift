@@ -9,7 +9,7 @@ import Foundation
 /// and the channel stops reading, so the unread bytes wait in the kernel.
 final class WebSocketSession: @unchecked Sendable {
   private(set) var inbox: WebSocketInbox!
-  private let channel: any WebSocketChannel
+  let channel: any WebSocketChannel
   private let options: WebSocketOptions
   private let clock: any ConvoyClock
   private(set) var outbox: WebSocketOutbox!

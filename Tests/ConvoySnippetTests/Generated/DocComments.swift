@@ -901,6 +901,18 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func WebSocket_93() async throws {
+    #sourceLocation(file: "Sources/Convoy/WebSocket/WebSocket.swift", line: 93)
+    func answerPings(on socket: WebSocket) async throws {
+      try await withTaskExecutorPreference(socket.executor) {
+        for try await message in socket.messages {
+          if case .text("ping") = message { try await socket.send(.text("pong")) }
+        }
+      }
+    }
+    #sourceLocation()
+  }
+
   static func WebSocketEndpoint_7() throws {
     #sourceLocation(file: "Sources/Convoy/WebSocket/WebSocketEndpoint.swift", line: 7)
     let endpoint = WebSocketEndpoint(path: "v2/updates/live", subprotocols: ["chat.v1"])

@@ -24,7 +24,11 @@
   ///
   /// Work posted from other threads wakes the loop through an eventfd, only when the loop
   /// sleeps in `epoll_wait`; posted work runs after the socket signals of the same turn.
-  final class CurlSocketLoop: @unchecked Sendable {
+  ///
+  /// The loop is also a `TaskExecutor`: a task that prefers it runs its code on the loop's
+  /// thread, so a message read there resumes its reader on the same thread, and the answer the
+  /// reader sends is written from there too, with no thread woken per message.
+  final class CurlSocketLoop: TaskExecutor, @unchecked Sendable {
     private let epoll: Epoll
     private let epollDescriptor: Int32
     private let wakeDescriptor: Int32
@@ -33,6 +37,8 @@
     private var clients: [UInt64: WeakClient] = [:]
     private var nextIdentifier: UInt64 = 1
     private var posted: [@Sendable () -> Void] = []
+    /// The jobs of tasks that prefer the loop as their executor, to run like posted work.
+    private var jobs: [UnownedJob] = []
     /// Whether the loop sleeps (or is about to) in `epoll_wait` with nothing posted, and no
     /// wake-up is on its way: only then does posting write to the eventfd.
     private var isWaiting = false
@@ -86,9 +92,7 @@
         Glibc.close(epollDescriptor)
         throw failure
       }
-      let thread = Thread { [self] in run() }
-      thread.name = "Convoy WebSocket"
-      thread.start()
+      Thread.detachNewThread(named: "Convoy sockets") { [self] in run() }
     }
 
     /// A new identifier for a client's socket, for ``watch(_:as:for:)``.
@@ -122,8 +126,19 @@
 
     /// Runs `work` on the loop's thread soon, after the signals of the loop's current turn.
     func post(_ work: @escaping @Sendable () -> Void) {
+      wakeAfter { posted.append(work) }
+    }
+
+    /// Runs `job` on the loop's thread soon, as ``post(_:)`` runs work.
+    func enqueue(_ job: consuming ExecutorJob) {
+      let job = UnownedJob(job)
+      wakeAfter { jobs.append(job) }
+    }
+
+    /// Adds work under `lock` with `add`, then wakes the loop if it sleeps.
+    private func wakeAfter(_ add: () -> Void) {
       let wake = lock.withLock {
-        posted.append(work)
+        add()
         defer { isWaiting = false }
         return isWaiting
       }
@@ -138,9 +153,11 @@
         byteCount: Epoll.eventSize * Self.batchSize, alignment: 8)
       var signalled: [(client: any CurlSocketLoopClient, readable: Bool, writable: Bool)] = []
       var work: [@Sendable () -> Void] = []
+      var ready: [UnownedJob] = []
+      let executor = asUnownedTaskExecutor()
       while true {
         let timeout: Int32 = lock.withLock {
-          guard posted.isEmpty else { return 0 }
+          guard posted.isEmpty, jobs.isEmpty else { return 0 }
           isWaiting = true
           return -1
         }
@@ -173,6 +190,11 @@
         signalled.removeAll(keepingCapacity: true)
         for job in work { job() }
         work.removeAll(keepingCapacity: true)
+        // Tasks last, taken now: a reader the signals of this turn resumed runs in this turn,
+        // before the loop waits again. Jobs its run enqueues wait for the next turn.
+        lock.withLock { swap(&ready, &jobs) }
+        for job in ready { job.runSynchronously(on: executor) }
+        ready.removeAll(keepingCapacity: true)
       }
     }
   }

@@ -127,6 +127,8 @@
       return channel
     }
 
+    var taskExecutor: (any TaskExecutor)? { loop }
+
     func write(_ bytes: Data) async throws(TransportFailure) {
       let failure = await withCheckedContinuation {
         (continuation: CheckedContinuation<TransportFailure?, Never>) in

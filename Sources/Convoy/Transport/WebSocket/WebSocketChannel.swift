@@ -31,6 +31,17 @@ package protocol WebSocketChannel: AnyObject, Sendable {
   /// Closes the connection; a waiting `read` or `write` fails with
   /// ``TransportFailure/Kind/cancelled`` and no event follows. Harmless when called again.
   func close()
+
+  /// The executor of the thread that hands over arrivals, when tasks may run on it: a reader
+  /// that prefers it is resumed there without a thread switch.
+  @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+  var taskExecutor: (any TaskExecutor)? { get }
+}
+
+extension WebSocketChannel {
+  /// No executor: readers run where Swift's concurrency puts them.
+  @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+  package var taskExecutor: (any TaskExecutor)? { nil }
 }
 
 /// What a ``WebSocketChannel`` hands its handler.

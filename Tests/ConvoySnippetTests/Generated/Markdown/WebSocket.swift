@@ -27,7 +27,17 @@ private func followUpdates(on connection: ServerConnection) async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 99)
+#sourceLocation(file: "Docs/WebSocket.md", line: 69)
+private func answerPings(on socket: WebSocket) async throws {
+  try await withTaskExecutorPreference(socket.executor) {
+    for try await message in socket.messages {
+      if case .text("ping") = message { try await socket.send(.text("pong")) }
+    }
+  }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/WebSocket.md", line: 122)
 private func followAcrossDrops(_ connection: ServerConnection) async throws {
   let live = connection.reconnectingWebSocket(
     WebSocketEndpoint(path: "v2/updates/live"),
@@ -41,7 +51,7 @@ private func followAcrossDrops(_ connection: ServerConnection) async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 155)
+#sourceLocation(file: "Docs/WebSocket.md", line: 178)
 private func liveChannelTest() async throws {
   let server = try await MockServer.started()
   server.route("/live", answer: .webSocket(sending: [.text("welcome")]))
@@ -58,13 +68,13 @@ private func liveChannelTest() async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 187)
+#sourceLocation(file: "Docs/WebSocket.md", line: 210)
 private struct Snapshot: Decodable, Sendable {
   var version: String
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 191)
+#sourceLocation(file: "Docs/WebSocket.md", line: 214)
 private struct SnapshotRequest: RequestDescribing {
   typealias Response = JSONResponse<Snapshot>
   var method: HTTPMethod { .get }
@@ -72,7 +82,7 @@ private struct SnapshotRequest: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 197)
+#sourceLocation(file: "Docs/WebSocket.md", line: 220)
 private func followAfterSnapshot(_ connection: ServerConnection) -> ChainOperation<Int> {
   connection.operation(for: SnapshotRequest())
     .then { snapshot in
