@@ -1,5 +1,6 @@
-@testable import Convoy
 import Testing
+
+@testable import Convoy
 
 @Suite struct CRC32Tests {
   @Test func theStandardCheckValue() {

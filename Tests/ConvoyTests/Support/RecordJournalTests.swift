@@ -45,7 +45,8 @@ import Testing
       try whole.prefix(cut).write(to: file)
       let (_, records, recovery) = try RecordJournal.open(at: file)
       #expect(records == Array(payloads.prefix(2)), "cut at \(cut)")
-      #expect(recovery == .init(droppedBytes: cut - lastStart, damagedStretches: 1, reachesEnd: true))
+      #expect(
+        recovery == .init(droppedBytes: cut - lastStart, damagedStretches: 1, reachesEnd: true))
       // The file was written again without the torn bytes: a second opening finds nothing.
       let (journal, again, none) = try RecordJournal.open(at: file)
       #expect(again == Array(payloads.prefix(2)))
