@@ -87,6 +87,16 @@ enum DocCommentContext {
 
   // MARK: Requests
 
+  /// A request a durable job holds (`DurableJobQueue`'s examples).
+  struct PlaceOrder: DurableRequest {
+    static let durableName = "place-order"
+    typealias Response = EmptyResponse
+    let itemID: Int
+    var method: HTTPMethod { .post }
+    var path: String { "orders" }
+    var body: RequestBody? { .json(["item": itemID]) }
+  }
+
   struct PlacesRequest: RequestDescribing {
     typealias Response = JSONResponse<[Place]>
     var method: HTTPMethod { .get }

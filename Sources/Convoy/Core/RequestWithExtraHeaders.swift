@@ -2,13 +2,17 @@ import Foundation
 
 /// A request sent with header fields added to its own, for what Convoy asks of the server on
 /// the request's behalf: `Range` and `If-Range` when a download resumes, `Accept` and
-/// `Last-Event-ID` when an event stream reconnects. Everything else is the request's.
+/// `Last-Event-ID` when an event stream reconnects, `Idempotency-Key` when a durable job sends a
+/// step. Everything else is the request's.
 struct RequestWithExtraHeaders<Base: RequestDescribing>: RequestDescribing {
   typealias Response = Base.Response
 
   let base: Base
   /// Set on top of the request's own fields, replacing any of the same name.
   let extraHeaders: HTTPHeaders
+  /// Whether the call may be sent again whatever its method: the extra fields make a second
+  /// sending harmless (an `Idempotency-Key`).
+  var allowsRetryAnyway = false
 
   var method: HTTPMethod { base.method }
   var path: String { base.path }
@@ -23,7 +27,7 @@ struct RequestWithExtraHeaders<Base: RequestDescribing>: RequestDescribing {
   var acceptableStatusCodes: Range<Int> { base.acceptableStatusCodes }
   var timeout: TimeInterval? { base.timeout }
   var decoder: JSONDecoder? { base.decoder }
-  var allowsRetry: Bool { base.allowsRetry }
+  var allowsRetry: Bool { allowsRetryAnyway || base.allowsRetry }
   var retryPolicy: RetryPolicy? { base.retryPolicy }
   var responseLimits: ResponseLimits? { base.responseLimits }
   var adapters: [any RequestAdapter] { base.adapters }

@@ -2,7 +2,7 @@
 ///
 /// ``ErrorMessageProvider`` first sorts an error into a category, then words the category, so an
 /// app can change the wording of a whole family in one place.
-public enum ErrorCategory: String, Sendable, Hashable, CaseIterable {
+public enum ErrorCategory: String, Sendable, Hashable, CaseIterable, Codable {
   /// The device is offline.
   case offline
   /// The server could not be reached (refused, DNS, connection dropped).

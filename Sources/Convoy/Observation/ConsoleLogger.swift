@@ -95,6 +95,19 @@ public struct ConsoleLogger: EventObserver {
         "\(subject) WebSocket closed\(failure)\(codes.isEmpty ? "" : " [\(codes)]") after "
         + "\(milliseconds(closed.duration)): \(closed.metrics.messagesSent) sent, "
         + "\(closed.metrics.messagesReceived) received"
+    case .durableJob(let changed):
+      let step = changed.step.map { " step \($0)" } ?? ""
+      let attempts = changed.attempts.map { " after \($0) attempts" } ?? ""
+      let category = changed.errorCategory.map { " (\($0.rawValue))" } ?? ""
+      let delay = changed.delay.map { ", again in \(seconds($0))" } ?? ""
+      return
+        "durable job \(changed.jobID.uuidString.lowercased())\(step) "
+        + "\(changed.change.rawValue)\(category)\(attempts)\(delay)"
+    case .journalRepaired(let repaired):
+      let place = repaired.onlyAtTheEnd ? "at its end" : "between records"
+      return
+        "journal \(repaired.file) repaired: \(repaired.droppedBytes) damaged bytes \(place), "
+        + "\(repaired.unreadableRecords) unreadable records dropped"
     case .notice(let notice): return notice.text
     }
   }

@@ -76,6 +76,10 @@ public struct ConvoyEvent: Sendable, Hashable {
     case webSocketMessage(WebSocketMessageMoved)
     /// A WebSocket ended: closed, failed, or its upgrade failed.
     case webSocketClosed(WebSocketClosed)
+    /// A durable job was accepted, resumed, finished a step, waits to retry, or ended.
+    case durableJob(DurableJobChanged)
+    /// A durable job queue's journal was repaired when it was opened.
+    case journalRepaired(JournalRepaired)
     /// Something worth knowing that is not about one call, e.g. a transport fallback.
     case notice(Notice)
   }
@@ -119,6 +123,10 @@ public struct ConvoyEvent: Sendable, Hashable {
     case webSocketMessage = "websocket.message"
     /// ``Kind/webSocketClosed(_:)``.
     case webSocketClosed = "websocket.closed"
+    /// ``Kind/durableJob(_:)``.
+    case durableJob = "durable.job"
+    /// ``Kind/journalRepaired(_:)``.
+    case journalRepaired = "durable.journal"
     /// ``Kind/notice(_:)``.
     case notice = "notice"
   }
@@ -144,6 +152,8 @@ public struct ConvoyEvent: Sendable, Hashable {
     case .webSocketOpened: .webSocketOpened
     case .webSocketMessage: .webSocketMessage
     case .webSocketClosed: .webSocketClosed
+    case .durableJob: .durableJob
+    case .journalRepaired: .journalRepaired
     case .notice: .notice
     }
   }
@@ -165,7 +175,9 @@ public struct ConvoyEvent: Sendable, Hashable {
     case .webSocketOpened(let event): event.call
     case .webSocketMessage(let event): event.call
     case .webSocketClosed(let event): event.call
-    case .jobStarted, .jobProgress, .jobFinished, .jobFailed, .jobCancelled, .notice: nil
+    case .jobStarted, .jobProgress, .jobFinished, .jobFailed, .jobCancelled, .notice,
+      .durableJob, .journalRepaired:
+      nil
     }
   }
 

@@ -127,6 +127,18 @@ public final class JSONLinesLogger: EventObserver {
       object["bytes_received"] = closed.metrics.bytesReceived
       object["wire_bytes_sent"] = closed.metrics.wireBytesSent
       object["wire_bytes_received"] = closed.metrics.wireBytesReceived
+    case .durableJob(let changed):
+      object["job_id"] = changed.jobID.uuidString.lowercased()
+      object["change"] = changed.change.rawValue
+      object["step"] = changed.step
+      object["attempts"] = changed.attempts
+      object["retry_delay_ms"] = changed.delay.map(milliseconds)
+      object["error_category"] = changed.errorCategory?.rawValue
+    case .journalRepaired(let repaired):
+      object["file"] = repaired.file
+      object["dropped_bytes"] = repaired.droppedBytes
+      object["only_at_end"] = repaired.onlyAtTheEnd
+      object["unreadable_records"] = repaired.unreadableRecords
     case .notice(let notice):
       object["reason"] = notice.text
     }

@@ -18,9 +18,9 @@ public enum LogLevel: Int, Sendable, Hashable, Comparable, CaseIterable {
     case .requestAdapted, .decisionTaken, .jobProgress, .requestSent, .webSocketMessage:
       self = .debug
     case .requestCreated, .responseReceived, .requestFinished, .requestCancelled, .jobStarted,
-      .jobFinished, .jobCancelled, .webSocketOpened, .webSocketClosed:
+      .jobFinished, .jobCancelled, .webSocketOpened, .webSocketClosed, .durableJob:
       self = .info
-    case .requestRetried, .streamReconnecting, .notice: self = .warning
+    case .requestRetried, .streamReconnecting, .notice, .journalRepaired: self = .warning
     case .requestFailed, .jobFailed: self = .error
     }
   }

@@ -191,6 +191,36 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func DurableJob_7() throws {
+    #sourceLocation(file: "Sources/Convoy/DurableJobs/DurableJob.swift", line: 7)
+    let job = try DurableJob(steps: [.request(PlaceOrder(itemID: 7))])
+    #sourceLocation()
+  }
+
+  static func DurableJobQueue_9() async throws {
+    #sourceLocation(file: "Sources/Convoy/DurableJobs/DurableJobQueue.swift", line: 9)
+    func placeOrder(on connection: ServerConnection) async throws {
+      let queue = DurableJobQueue(connection: connection, applicationName: "shop")
+      queue.register(PlaceOrder.self)
+      try await queue.start()
+      try await queue.add(DurableJob(steps: [.request(PlaceOrder(itemID: 7))]))
+    }
+    #sourceLocation()
+  }
+
+  static func DurableRequest_7() throws {
+    #sourceLocation(file: "Sources/Convoy/DurableJobs/DurableRequest.swift", line: 7)
+    struct PlaceOrder: DurableRequest {
+      static let durableName = "place-order"
+      typealias Response = EmptyResponse
+      let itemID: Int
+      var method: HTTPMethod { .post }
+      var path: String { "orders" }
+      var body: RequestBody? { .json(["item": itemID]) }
+    }
+    #sourceLocation()
+  }
+
   static func ErrorMessageProvider_17() throws {
     #sourceLocation(file: "Sources/Convoy/Errors/ErrorMessageProvider.swift", line: 17)
     var provider = ErrorMessageProvider.standard
