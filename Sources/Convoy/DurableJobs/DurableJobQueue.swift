@@ -21,44 +21,48 @@ import Foundation
 /// attempt and after restarts, so a server that honours the key applies them *exactly once*; a
 /// server that ignores it may apply such a step twice.
 ///
-/// The journal (``RecordJournal``) holds requests and their bodies, never tokens: a step is
-/// signed when it is sent, with the connection's session of that moment.
+/// The jobs are kept by a ``DurableJobStore``: by default a journal file for this process
+/// (``JournalJobStore``); a store several processes share lets them drain one queue. Stores hold
+/// requests and their bodies, never tokens: a step is signed when it is sent, with the
+/// connection's session of that moment.
 public final class DurableJobQueue: Sendable {
   private let connection: ServerConnection
-  private let fileURL: URL
+  /// Where the jobs are kept.
+  public let store: any DurableJobStore
+  /// How long a claim on a job lasts before it is renewed; a shared store lets another process
+  /// take the job up once a claim runs out (this one died).
+  public let claimDuration: TimeInterval
   private let state = Locked(State())
 
   /// The queue's mutable state, guarded by `state`.
   private struct State {
     var senders: [String: DurableStepSender] = [:]
-    var journal: RecordJournal?
-    /// Jobs not yet finished, in the order they were accepted.
-    var pending: [PendingJob] = []
-    /// Outcomes not yet forgotten, in the order the jobs finished.
-    var outcomes: [DurableJobOutcome] = []
+    var isStarted = false
     var outcomeReaders: [UUID: AsyncStream<DurableJobOutcome>.Continuation] = [:]
     var runner: Task<Void, Never>?
     /// The runner, waiting for a job to be added.
     var idleRunner: CheckedContinuation<Void, Never>?
-    /// How many records the journal holds beyond those a compaction would write.
-    var obsoleteRecords = 0
+    /// Set when a job is added while the runner is busy: it looks again before it waits.
+    var jobsAdded = false
   }
 
-  /// A job and how far it got.
-  private struct PendingJob {
-    var job: DurableJob
-    var nextStep = 0
-    var attempts = 0
-  }
-
-  /// A queue that keeps its journal at `fileURL`.
-  public init(connection: ServerConnection, fileURL: URL) {
+  /// A queue that keeps its jobs in `store`.
+  public init(
+    connection: ServerConnection, store: any DurableJobStore, claimDuration: TimeInterval = 60
+  ) {
     self.connection = connection
-    self.fileURL = fileURL
+    self.store = store
+    self.claimDuration = claimDuration
   }
 
-  /// A queue that keeps its journal at `<state directory>/<applicationName>/<name>.journal`,
-  /// beside the saved session (``FileSessionStore/stateDirectory(environmentVariables:)``).
+  /// A queue that keeps its jobs in a journal at `fileURL` (``JournalJobStore``).
+  public convenience init(connection: ServerConnection, fileURL: URL) {
+    self.init(connection: connection, store: JournalJobStore(fileURL: fileURL))
+  }
+
+  /// A queue that keeps its jobs in a journal at
+  /// `<state directory>/<applicationName>/<name>.journal`, beside the saved session
+  /// (``FileSessionStore/stateDirectory(environmentVariables:)``).
   public convenience init(
     connection: ServerConnection, applicationName: String, name: String = "jobs",
     environmentVariables: [String: String] = ProcessInfo.processInfo.environment
@@ -68,66 +72,39 @@ public final class DurableJobQueue: Sendable {
     self.init(connection: connection, fileURL: directory.appendingPathComponent("\(name).journal"))
   }
 
-  deinit {
-    state.withLock { $0.runner }?.cancel()
-  }
-
   /// Lets jobs hold `type`'s requests: register every type before ``start()``, in every run of
   /// the app, so that jobs accepted by an earlier run can be sent.
   public func register<Request: DurableRequest>(_ type: Request.Type) {
     state.withLock { $0.senders[Request.durableName] = DurableStepSender(type) }
   }
 
-  /// Opens the journal, takes up the jobs an earlier run left unfinished (in the order they were
+  /// Opens the store, takes up the jobs an earlier run left unfinished (in the order they were
   /// accepted, each from its last finished step) and starts sending.
   ///
-  /// - Throws: ``DurableJobQueueError`` (``DurableJobQueueError/Kind/storage``) when the journal
-  ///   cannot be read or written.
+  /// - Throws: ``DurableJobQueueError``: ``DurableJobQueueError/Kind/storage`` when the store
+  ///   cannot be read, ``DurableJobQueueError/Kind/inUse`` when another process has its journal.
   public func start() async throws {
-    let opened: (journal: RecordJournal, records: [Data], recovery: RecordJournal.Recovery?)
-    do {
-      opened = try RecordJournal.open(at: fileURL)
-    } catch {
-      throw DurableJobQueueError(.storage, detail: error.description)
-    }
-    let decoder = JSONDecoder()
-    var replayed = State()
-    var undecodable = 0
-    for data in opened.records {
-      guard let record = try? decoder.decode(DurableJobRecord.self, from: data) else {
-        undecodable += 1
-        continue
-      }
-      Self.apply(record, to: &replayed)
-    }
-    if opened.recovery != nil || undecodable > 0 {
-      emit(
-        .journalRepaired(
-          .init(
-            file: fileURL.lastPathComponent, droppedBytes: opened.recovery?.droppedBytes ?? 0,
-            onlyAtTheEnd: opened.recovery?.reachesEnd ?? true, unreadableRecords: undecodable)))
-    }
-    for pending in replayed.pending {
-      emit(.durableJob(.init(jobID: pending.job.id, change: .resumed, step: pending.nextStep)))
+    let opening = try await store.open()
+    if let repair = opening.repair { emit(.journalRepaired(repair)) }
+    for resumed in opening.resumed {
+      emit(.durableJob(.init(jobID: resumed.id, change: .resumed, step: resumed.nextStep)))
     }
     state.withLock { state in
-      state.journal = opened.journal
-      state.pending = replayed.pending
-      state.outcomes = replayed.outcomes
-      state.obsoleteRecords = opened.records.count
+      state.isStarted = true
       state.runner?.cancel()
-      state.runner = Task { [weak self] in await self?.run() }
+      // The runner holds the queue while it runs: ``stop()`` ends it.
+      state.runner = Task { await self.run() }
     }
   }
 
   /// Stops sending: the step under way is cancelled, and every unfinished job stays in the
-  /// journal for the next ``start()``.
+  /// store for the next ``start()``. The outcome sequences end.
   public func stop() {
     let (runner, idle, readers) = state.withLock { state in
       defer {
+        state.isStarted = false
         state.runner = nil
         state.idleRunner = nil
-        state.journal = nil
         state.outcomeReaders = [:]
       }
       return (state.runner, state.idleRunner, Array(state.outcomeReaders.values))
@@ -135,21 +112,19 @@ public final class DurableJobQueue: Sendable {
     runner?.cancel()
     idle?.resume()
     for reader in readers { reader.finish() }
+    (store as? JournalJobStore)?.close()
   }
 
-  /// Accepts `job`: returns once it is on disk, so that it runs even if the app is killed a
+  /// Accepts `job`: returns once it is kept durably, so that it runs even if the app is killed a
   /// moment later.
   ///
   /// - Throws: ``DurableJobQueueError``: the queue is not started, the job has no steps, a step's
   ///   request type is not registered or does not decode, the job was added before, or the
-  ///   journal could not be written (then the job is not accepted).
+  ///   store could not keep it (then the job is not accepted).
   public func add(_ job: DurableJob) async throws {
     guard !job.steps.isEmpty else { throw DurableJobQueueError(.noSteps) }
-    let (journal, senders, known) = state.withLock {
-      ($0.journal, $0.senders, $0.pending.contains { $0.job.id == job.id })
-    }
-    guard let journal else { throw DurableJobQueueError(.notStarted) }
-    guard !known else { throw DurableJobQueueError(.duplicateJob(job.id)) }
+    let (isStarted, senders) = state.withLock { ($0.isStarted, $0.senders) }
+    guard isStarted else { throw DurableJobQueueError(.notStarted) }
     for step in job.steps {
       guard let sender = senders[step.requestName] else {
         throw DurableJobQueueError(.unregisteredRequest(name: step.requestName))
@@ -158,10 +133,10 @@ public final class DurableJobQueue: Sendable {
         throw DurableJobQueueError(.undecodableRequest(name: step.requestName))
       }
     }
-    try write(.accepted(job), to: journal)
+    try await store.accept(job)
     emit(.durableJob(.init(jobID: job.id, change: .accepted)))
     let idle = state.withLock { state in
-      state.pending.append(PendingJob(job: job))
+      state.jobsAdded = true
       defer { state.idleRunner = nil }
       return state.idleRunner
     }
@@ -169,114 +144,152 @@ public final class DurableJobQueue: Sendable {
   }
 
   /// The jobs not finished yet, in the order they will run.
-  public var unfinishedJobs: [DurableJob] {
-    state.withLock { $0.pending.map(\.job) }
+  public func unfinishedJobs() async throws -> [DurableJob] {
+    try await store.unfinishedJobs()
   }
 
   /// The outcomes kept so far (those of earlier runs of the app too, until forgotten), then each
-  /// new one as its job ends. The sequence ends when the queue stops.
+  /// new one as a job of this queue ends. The sequence ends when the queue stops.
   public func outcomes() -> AsyncStream<DurableJobOutcome> {
     let (stream, continuation) = AsyncStream.makeStream(of: DurableJobOutcome.self)
     let id = UUID()
-    let running = state.withLock {
-      for outcome in $0.outcomes { continuation.yield(outcome) }
-      guard $0.journal != nil else { return false }
-      $0.outcomeReaders[id] = continuation
-      return true
-    }
-    if !running { continuation.finish() }
     continuation.onTermination = { [weak self] _ in
       self?.state.withLock { _ = $0.outcomeReaders.removeValue(forKey: id) }
+    }
+    Task {
+      // Registered before the kept outcomes are read, so that none ends in between unseen;
+      // one that ends meanwhile may come twice, and readers key outcomes by job.
+      let running = state.withLock { state in
+        guard state.isStarted else { return false }
+        state.outcomeReaders[id] = continuation
+        return true
+      }
+      for outcome in (try? await store.outcomes()) ?? [] { continuation.yield(outcome) }
+      if !running { continuation.finish() }
     }
     return stream
   }
 
   /// Drops the kept outcome of job `id`: the app has acted on it.
   public func forgetOutcome(of id: UUID) async throws {
-    let journal = state.withLock { $0.journal }
-    guard let journal else { throw DurableJobQueueError(.notStarted) }
-    try write(.forgotten(job: id), to: journal)
-    state.withLock { $0.outcomes.removeAll { $0.jobID == id } }
-    compactIfWorthIt()
+    try await store.forgetOutcome(of: id)
   }
 
   // MARK: - Running
 
   /// Sends the jobs one after the other, for as long as the queue runs.
   private func run() async {
+    let clock = connection.configuration.clock
     while !Task.isCancelled {
-      guard let next = state.withLock({ $0.pending.first }) else {
-        await withCheckedContinuation { continuation in
-          let hasWork = state.withLock {
-            guard $0.pending.isEmpty, $0.journal != nil else { return true }
-            $0.idleRunner = continuation
-            return false
-          }
-          if hasWork { continuation.resume() }
-        }
+      state.withLock { $0.jobsAdded = false }
+      let claim: DurableJobClaim?
+      do {
+        claim = try await store.claimNextJob(for: claimDuration)
+      } catch {
+        emit(.notice(.init("durable job queue: the store failed: \(error)")))
+        claim = nil
+      }
+      if let claim {
+        await send(claim)
         continue
       }
-      await send(next)
+      if let interval = store.newJobsCheckInterval {
+        do { try await clock.sleep(for: interval) } catch { return }
+        continue
+      }
+      await withCheckedContinuation { continuation in
+        let hasWork = state.withLock { state in
+          guard !state.jobsAdded, state.isStarted else { return true }
+          state.idleRunner = continuation
+          return false
+        }
+        if hasWork { continuation.resume() }
+      }
     }
   }
 
-  /// Sends `pending`'s remaining steps; returns when the job ended or the queue stopped.
-  private func send(_ pending: PendingJob) async {
-    var pending = pending
-    let job = pending.job
+  /// Sends `claim`'s remaining steps; returns when the job ended, the claim was lost, or the
+  /// queue stopped.
+  private func send(_ claim: DurableJobClaim) async {
+    let job = claim.job
+    var nextStep = claim.nextStep
+    var attempts = claim.attempts
+    if let notBefore = job.constraints.notBefore {
+      guard await wait(until: notBefore, holding: claim) else { return }
+    }
+    do {
+      while nextStep < job.steps.count {
+        if let expiresAt = job.constraints.expiresAt, now >= expiresAt {
+          return try await finish(claim, .expired)
+        }
+        let step = job.steps[nextStep]
+        guard let sender = state.withLock({ $0.senders[step.requestName] }) else {
+          // Registered when the job was accepted, but not in this run of the app.
+          return try await finish(
+            claim,
+            .failed(
+              step: nextStep, category: .invalidRequest,
+              message: "This app no longer knows how to send “\(step.requestName)”."))
+        }
+        do {
+          try await sender.send(step, on: connection)
+        } catch {
+          if Task.isCancelled || error.isCancellation { return await store.release(claim) }
+          let category = ErrorMessageProvider.category(of: error)
+          attempts += 1
+          guard Self.transientCategories.contains(category),
+            attempts < job.constraints.maximumAttempts
+          else {
+            let message = ErrorMessageProvider.standard.message(for: error)?.text ?? "\(error)"
+            return try await finish(
+              claim, .failed(step: nextStep, category: category, message: message),
+              attempts: attempts)
+          }
+          try await store.record(.attemptFailed(step: nextStep, attempts: attempts), of: claim)
+          var delay = min(
+            job.constraints.baseDelay * pow(2, Double(attempts - 1)),
+            job.constraints.maximumDelay)
+          if let expiresAt = job.constraints.expiresAt {
+            delay = min(delay, max(expiresAt.timeIntervalSince(now), 0))
+          }
+          emit(
+            .durableJob(
+              .init(
+                jobID: job.id, change: .retrying, step: nextStep, attempts: attempts,
+                delay: delay, errorCategory: category)))
+          guard await wait(until: now.addingTimeInterval(delay), holding: claim) else { return }
+          continue
+        }
+        try await store.record(.stepFinished(nextStep), of: claim)
+        emit(.durableJob(.init(jobID: job.id, change: .stepFinished, step: nextStep)))
+        nextStep += 1
+        attempts = 0
+      }
+      try await finish(claim, .succeeded)
+    } catch {
+      // The store failed or the claim was lost: another process has the job, or it is taken up
+      // again on the next start. Its steps carry their idempotency keys either way.
+      emit(.notice(.init("durable job \(job.id.uuidString.lowercased()) let go: \(error)")))
+      await store.release(claim)
+    }
+  }
+
+  /// Waits until `date`, renewing `claim` on a shared store so that it does not run out
+  /// meanwhile; `false` when the queue stopped or the claim was lost.
+  private func wait(until date: Date, holding claim: DurableJobClaim) async -> Bool {
     let clock = connection.configuration.clock
-    if let notBefore = job.constraints.notBefore, notBefore > clock.now {
-      do { try await clock.sleep(until: notBefore) } catch { return }
-    }
-    while pending.nextStep < job.steps.count {
-      if let expiresAt = job.constraints.expiresAt, clock.now >= expiresAt {
-        return finish(job.id, .expired)
-      }
-      let step = job.steps[pending.nextStep]
-      guard let sender = state.withLock({ $0.senders[step.requestName] }) else {
-        // Registered when the job was accepted, but not in this run of the app.
-        return finish(
-          job.id,
-          .failed(
-            step: pending.nextStep, category: .invalidRequest,
-            message: "This app no longer knows how to send “\(step.requestName)”."))
-      }
+    let isShared = store.newJobsCheckInterval != nil
+    while now < date {
       do {
-        try await sender.send(step, on: connection)
-        pending.nextStep += 1
-        pending.attempts = 0
-        record(.stepFinished(job: job.id, step: pending.nextStep - 1), updating: pending)
-        emit(.durableJob(.init(jobID: job.id, change: .stepFinished, step: pending.nextStep - 1)))
+        let remaining = date.timeIntervalSince(now)
+        try await clock.sleep(for: isShared ? min(remaining, claimDuration / 2) : remaining)
+        if isShared, now < date { try await store.renew(claim, for: claimDuration) }
       } catch {
-        if Task.isCancelled || error.isCancellation { return }
-        let category = ErrorMessageProvider.category(of: error)
-        pending.attempts += 1
-        guard Self.transientCategories.contains(category),
-          pending.attempts < job.constraints.maximumAttempts
-        else {
-          let message = ErrorMessageProvider.standard.message(for: error)?.text ?? "\(error)"
-          return finish(
-            job.id, .failed(step: pending.nextStep, category: category, message: message),
-            attempts: pending.attempts)
-        }
-        record(
-          .attemptFailed(job: job.id, step: pending.nextStep, attempts: pending.attempts),
-          updating: pending)
-        var delay = min(
-          job.constraints.baseDelay * pow(2, Double(pending.attempts - 1)),
-          job.constraints.maximumDelay)
-        if let expiresAt = job.constraints.expiresAt {
-          delay = min(delay, max(expiresAt.timeIntervalSince(clock.now), 0))
-        }
-        emit(
-          .durableJob(
-            .init(
-              jobID: job.id, change: .retrying, step: pending.nextStep,
-              attempts: pending.attempts, delay: delay, errorCategory: category)))
-        do { try await clock.sleep(for: delay) } catch { return }
+        await store.release(claim)
+        return false
       }
     }
-    finish(job.id, .succeeded)
+    return true
   }
 
   /// Failures that say "not now" rather than "no": the job waits and tries again.
@@ -284,28 +297,17 @@ public final class DurableJobQueue: Sendable {
     .offline, .serverUnreachable, .timedOut, .rateLimited, .serverFailure,
   ]
 
-  /// Writes `record` about the job `pending` is, and keeps `pending` as its state. A journal
-  /// that cannot be written now does not stop the job: the worst a lost progress record costs
-  /// is a step sent again after a restart, which its idempotency key covers.
-  private func record(_ record: DurableJobRecord, updating pending: PendingJob) {
-    if let journal = state.withLock({ $0.journal }) { try? write(record, to: journal) }
-    state.withLock {
-      if let index = $0.pending.firstIndex(where: { $0.job.id == pending.job.id }) {
-        $0.pending[index] = pending
-      }
-    }
-  }
+  private var now: Date { connection.configuration.clock.now }
 
-  /// Ends job `id` with `ending`: written down, kept, and handed to the outcome readers.
-  private func finish(_ id: UUID, _ ending: DurableJobOutcome.Ending, attempts: Int? = nil) {
-    let outcome = DurableJobOutcome(
-      jobID: id, ending: ending, finishedAt: connection.configuration.clock.now)
-    if let journal = state.withLock({ $0.journal }) { try? write(.finished(outcome), to: journal) }
-    let readers = state.withLock {
-      $0.pending.removeAll { $0.job.id == id }
-      $0.outcomes.append(outcome)
-      return Array($0.outcomeReaders.values)
-    }
+  /// Ends the claimed job with `ending`: kept by the store, handed to the outcome readers, and
+  /// reported.
+  private func finish(
+    _ claim: DurableJobClaim, _ ending: DurableJobOutcome.Ending, attempts: Int? = nil
+  ) async throws {
+    let id = claim.job.id
+    let outcome = DurableJobOutcome(jobID: id, ending: ending, finishedAt: now)
+    try await store.finish(claim, with: outcome)
+    let readers = state.withLock { Array($0.outcomeReaders.values) }
     for reader in readers { reader.yield(outcome) }
     switch ending {
     case .succeeded: emit(.durableJob(.init(jobID: id, change: .succeeded)))
@@ -316,78 +318,11 @@ public final class DurableJobQueue: Sendable {
           .init(
             jobID: id, change: .failed, step: step, attempts: attempts, errorCategory: category)))
     }
-    compactIfWorthIt()
   }
 
   /// Hands an event to the connection's observers.
   private func emit(_ kind: ConvoyEvent.Kind) {
-    let event = ConvoyEvent(kind, date: connection.configuration.clock.now)
+    let event = ConvoyEvent(kind, date: now)
     for observer in connection.observers { observer.receive(event) }
-  }
-
-  // MARK: - The journal
-
-  private func write(_ record: DurableJobRecord, to journal: RecordJournal) throws {
-    do {
-      try journal.append(try JSONEncoder().encode(record))
-      state.withLock { $0.obsoleteRecords += 1 }
-    } catch let failure as RecordJournal.Failure {
-      throw DurableJobQueueError(.storage, detail: failure.description)
-    }
-  }
-
-  /// Writes the journal again with only what the state needs, once most of its records are
-  /// history.
-  private func compactIfWorthIt() {
-    let (journal, records) = state.withLock { state -> (RecordJournal?, [DurableJobRecord]) in
-      let live = Self.records(describing: state)
-      guard state.obsoleteRecords > 64, state.obsoleteRecords > 4 * live.count else {
-        return (nil, [])
-      }
-      state.obsoleteRecords = live.count
-      return (state.journal, live)
-    }
-    guard let journal else { return }
-    let encoder = JSONEncoder()
-    try? journal.replace(with: records.compactMap { try? encoder.encode($0) })
-  }
-
-  /// The fewest records that give `state` back when replayed.
-  private static func records(describing state: State) -> [DurableJobRecord] {
-    var records: [DurableJobRecord] = []
-    for pending in state.pending {
-      records.append(.accepted(pending.job))
-      for step in 0..<pending.nextStep {
-        records.append(.stepFinished(job: pending.job.id, step: step))
-      }
-      if pending.attempts > 0 {
-        records.append(
-          .attemptFailed(job: pending.job.id, step: pending.nextStep, attempts: pending.attempts))
-      }
-    }
-    for outcome in state.outcomes { records.append(.finished(outcome)) }
-    return records
-  }
-
-  /// Replays `record` onto `state`.
-  private static func apply(_ record: DurableJobRecord, to state: inout State) {
-    switch record {
-    case .accepted(let job):
-      state.pending.append(PendingJob(job: job))
-    case .stepFinished(let id, let step):
-      guard let index = state.pending.firstIndex(where: { $0.job.id == id }) else { return }
-      state.pending[index].nextStep = max(state.pending[index].nextStep, step + 1)
-      state.pending[index].attempts = 0
-    case .attemptFailed(let id, let step, let attempts):
-      guard let index = state.pending.firstIndex(where: { $0.job.id == id }),
-        state.pending[index].nextStep == step
-      else { return }
-      state.pending[index].attempts = attempts
-    case .finished(let outcome):
-      state.pending.removeAll { $0.job.id == outcome.jobID }
-      state.outcomes.append(outcome)
-    case .forgotten(let id):
-      state.outcomes.removeAll { $0.jobID == id }
-    }
   }
 }

@@ -19,6 +19,10 @@ public struct DurableJobQueueError: Error, Sendable, Hashable, CategorizedError,
     case duplicateJob(UUID)
     /// The journal could not be read or written (the detail says which file and why).
     case storage
+    /// Another process has the journal open: a journal serves one process at a time.
+    case inUse
+    /// The job's claim ran out and another process took the job up: this one must let it go.
+    case claimLost
   }
 
   /// What went wrong.
@@ -32,10 +36,13 @@ public struct DurableJobQueueError: Error, Sendable, Hashable, CategorizedError,
     self.detail = detail
   }
 
-  /// ``ErrorCategory/fileNotSaved`` for the journal, ``ErrorCategory/invalidRequest`` for jobs
-  /// the queue cannot keep.
+  /// ``ErrorCategory/fileNotSaved`` for the store, ``ErrorCategory/invalidRequest`` for jobs the
+  /// queue cannot keep.
   public var category: ErrorCategory {
-    kind == .storage ? .fileNotSaved : .invalidRequest
+    switch kind {
+    case .storage, .inUse, .claimLost: .fileNotSaved
+    default: .invalidRequest
+    }
   }
 
   /// The kind and detail, for logs.

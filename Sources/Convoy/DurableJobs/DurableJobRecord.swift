@@ -1,6 +1,6 @@
 import Foundation
 
-/// One entry of a ``DurableJobQueue``'s journal: what happened to a job, in the order it
+/// One entry of a ``JournalJobStore``'s journal: what happened to a job, in the order it
 /// happened. Replayed in order, the entries give every job's state after a restart.
 enum DurableJobRecord: Codable {
   /// The job was accepted: from now on it will run, in this run of the app or a later one.

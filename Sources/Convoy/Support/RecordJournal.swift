@@ -290,25 +290,3 @@ extension RecordJournal.Failure {
     self.init(operation: operation, path: path, code: code, detail: "")
   }
 }
-
-/// `open(2)`, named apart from the journal's own ``RecordJournal/open(at:)``.
-private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-  #if canImport(Glibc)
-    Glibc.open(path, flags, mode)
-  #elseif canImport(Musl)
-    Musl.open(path, flags, mode)
-  #elseif canImport(Darwin)
-    Darwin.open(path, flags, mode)
-  #endif
-}
-
-/// `close(2)`.
-private func systemClose(_ descriptor: Int32) -> Int32 {
-  #if canImport(Glibc)
-    Glibc.close(descriptor)
-  #elseif canImport(Musl)
-    Musl.close(descriptor)
-  #elseif canImport(Darwin)
-    Darwin.close(descriptor)
-  #endif
-}

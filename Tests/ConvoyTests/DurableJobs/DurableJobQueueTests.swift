@@ -178,7 +178,7 @@ private func outcomes(of queue: DurableJobQueue, count: Int) async -> [DurableJo
     // The second run: the job goes on with step 1, with the key it was given when accepted.
     let (second, secondTransport) = test.queue { _ in .status(204) }
     try await second.start()
-    #expect(second.unfinishedJobs.map(\.id) == [job.id])
+    #expect(try await second.unfinishedJobs().map(\.id) == [job.id])
     let outcome = await outcomes(of: second, count: 1)
     #expect(outcome.first?.ending == .succeeded)
     let paths = secondTransport.requests.map { $0.urlRequest.url?.path }
@@ -227,7 +227,7 @@ private func outcomes(of queue: DurableJobQueue, count: Int) async -> [DurableJo
     }
     #expect(error?.kind == .unregisteredRequest(name: "unknown"))
     await #expect(throws: DurableJobQueueError.self) { try await queue.add(DurableJob(steps: [])) }
-    #expect(queue.unfinishedJobs.isEmpty)
+    #expect(try await queue.unfinishedJobs().isEmpty)
     queue.stop()
   }
 
@@ -321,5 +321,18 @@ private func outcomes(of queue: DurableJobQueue, count: Int) async -> [DurableJo
         if case .durableJob(let changed) = event.kind { return changed.change == .resumed }
         return false
       })
+  }
+
+  @Test func aJournalServesOneProcessAtATime() async throws {
+    let test = QueueCase()
+    defer { test.cleanUp() }
+    let (first, _) = test.queue { _ in .status(204) }
+    try await first.start()
+    let (second, _) = test.queue { _ in .status(204) }
+    let error = await #expect(throws: DurableJobQueueError.self) { try await second.start() }
+    #expect(error?.kind == .inUse)
+    first.stop()
+    try await second.start()
+    second.stop()
   }
 }

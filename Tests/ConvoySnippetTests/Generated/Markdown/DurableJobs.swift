@@ -76,4 +76,11 @@ private func durableJobsStatements() async throws {
     }
     #sourceLocation()
   }
+  do {
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 143)
+    let shared = DurableJobQueue(
+      connection: connection, store: JournalJobStore(fileURL: URL(fileURLWithPath: "/tmp/jobs.journal")),
+      claimDuration: 30)
+    #sourceLocation()
+  }
 }

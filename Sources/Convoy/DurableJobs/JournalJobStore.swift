@@ -1,0 +1,288 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A ``DurableJobStore`` in a journal file, for one process: the default of
+/// ``DurableJobQueue``.
+///
+/// Every change is one record, written and made durable before the method returns; the state is
+/// those records replayed. When more than three quarters of the records are history, the journal
+/// is written again with only what the state needs. A second process that opens the same journal
+/// is refused (``DurableJobQueueError/Kind/inUse``): the journal is locked (`flock` on a
+/// `.lock` file beside it) while the store is open.
+public final class JournalJobStore: DurableJobStore {
+  /// The journal's file.
+  public let fileURL: URL
+  private let state = Locked(State())
+
+  /// Guarded by `state`.
+  private struct State {
+    var journal: RecordJournal?
+    var lockDescriptor: Int32 = -1
+    var pending: [Pending] = []
+    var outcomes: [DurableJobOutcome] = []
+    /// The claim handed out, if any: one process, one job at a time.
+    var claim: UUID?
+    /// How many records the journal holds beyond those a compaction would write.
+    var obsoleteRecords = 0
+  }
+
+  /// A job and how far it got.
+  private struct Pending {
+    var job: DurableJob
+    var nextStep = 0
+    var attempts = 0
+  }
+
+  /// A store in the journal at `fileURL`.
+  public init(fileURL: URL) {
+    self.fileURL = fileURL
+  }
+
+  deinit {
+    let descriptor = state.withLock { $0.lockDescriptor }
+    if descriptor >= 0 { _ = systemClose(descriptor) }
+  }
+
+  /// `nil`: only this process adds jobs.
+  public var newJobsCheckInterval: TimeInterval? { nil }
+
+  /// Locks and reads the journal, dropping (and reporting) damaged records.
+  public func open() async throws -> DurableJobStoreOpening {
+    let lockDescriptor = try lock()
+    let opened: (journal: RecordJournal, records: [Data], recovery: RecordJournal.Recovery?)
+    do {
+      opened = try RecordJournal.open(at: fileURL)
+    } catch {
+      _ = systemClose(lockDescriptor)
+      throw DurableJobQueueError(.storage, detail: error.description)
+    }
+    var replayed = State()
+    var unreadable = 0
+    let decoder = JSONDecoder()
+    for data in opened.records {
+      guard let record = try? decoder.decode(DurableJobRecord.self, from: data) else {
+        unreadable += 1
+        continue
+      }
+      Self.apply(record, to: &replayed)
+    }
+    state.withLock { state in
+      state.journal = opened.journal
+      state.lockDescriptor = lockDescriptor
+      state.pending = replayed.pending
+      state.outcomes = replayed.outcomes
+      state.obsoleteRecords = opened.records.count
+    }
+    let repair =
+      opened.recovery != nil || unreadable > 0
+      ? ConvoyEvent.JournalRepaired(
+        file: fileURL.lastPathComponent, droppedBytes: opened.recovery?.droppedBytes ?? 0,
+        onlyAtTheEnd: opened.recovery?.reachesEnd ?? true, unreadableRecords: unreadable)
+      : nil
+    return DurableJobStoreOpening(
+      resumed: replayed.pending.map { .init(id: $0.job.id, nextStep: $0.nextStep) },
+      repair: repair)
+  }
+
+  /// Writes the job to the journal.
+  public func accept(_ job: DurableJob) async throws {
+    let known = state.withLock { $0.pending.contains { $0.job.id == job.id } }
+    guard !known else { throw DurableJobQueueError(.duplicateJob(job.id)) }
+    try write(.accepted(job))
+    state.withLock { $0.pending.append(Pending(job: job)) }
+  }
+
+  /// The first unfinished job, unless it is claimed already (one process, one job at a time).
+  public func claimNextJob(for lease: TimeInterval) async throws -> DurableJobClaim? {
+    try state.withLock { state -> DurableJobClaim? in
+      guard state.journal != nil else { throw DurableJobQueueError(.notStarted) }
+      guard state.claim == nil, let first = state.pending.first else { return nil }
+      let claim = DurableJobClaim(
+        job: first.job, nextStep: first.nextStep, attempts: first.attempts)
+      state.claim = claim.token
+      return claim
+    }
+  }
+
+  /// Nothing to do: no other process can take the job.
+  public func renew(_ claim: DurableJobClaim, for lease: TimeInterval) async throws {
+    try checkHeld(claim)
+  }
+
+  /// Writes the progress to the journal.
+  public func record(_ progress: DurableJobProgress, of claim: DurableJobClaim) async throws {
+    try checkHeld(claim)
+    switch progress {
+    case .stepFinished(let step): try write(.stepFinished(job: claim.job.id, step: step))
+    case .attemptFailed(let step, let attempts):
+      try write(.attemptFailed(job: claim.job.id, step: step, attempts: attempts))
+    }
+    state.withLock { state in
+      guard let index = state.pending.firstIndex(where: { $0.job.id == claim.job.id }) else {
+        return
+      }
+      switch progress {
+      case .stepFinished(let step):
+        state.pending[index].nextStep = step + 1
+        state.pending[index].attempts = 0
+      case .attemptFailed(_, let attempts):
+        state.pending[index].attempts = attempts
+      }
+    }
+  }
+
+  /// Writes the outcome to the journal; the job is done.
+  public func finish(_ claim: DurableJobClaim, with outcome: DurableJobOutcome) async throws {
+    try checkHeld(claim)
+    try write(.finished(outcome))
+    state.withLock { state in
+      state.pending.removeAll { $0.job.id == claim.job.id }
+      state.outcomes.append(outcome)
+      state.claim = nil
+    }
+    compactIfWorthIt()
+  }
+
+  /// Lets the job be claimed again.
+  public func release(_ claim: DurableJobClaim) async {
+    state.withLock { state in
+      if state.claim == claim.token { state.claim = nil }
+    }
+  }
+
+  /// The outcomes kept, from the journal.
+  public func outcomes() async throws -> [DurableJobOutcome] {
+    state.withLock { $0.outcomes }
+  }
+
+  /// Writes that the outcome is no longer needed.
+  public func forgetOutcome(of id: UUID) async throws {
+    try write(.forgotten(job: id))
+    state.withLock { $0.outcomes.removeAll { $0.jobID == id } }
+    compactIfWorthIt()
+  }
+
+  /// The unfinished jobs, in the order they were accepted.
+  public func unfinishedJobs() async throws -> [DurableJob] {
+    state.withLock { $0.pending.map(\.job) }
+  }
+
+  /// Closes the journal and lets another process open it.
+  public func close() {
+    let descriptor = state.withLock { state in
+      defer {
+        state.journal = nil
+        state.lockDescriptor = -1
+        state.claim = nil
+      }
+      return state.lockDescriptor
+    }
+    if descriptor >= 0 { _ = systemClose(descriptor) }
+  }
+
+  // MARK: - The journal
+
+  private func checkHeld(_ claim: DurableJobClaim) throws {
+    let held = state.withLock { $0.claim == claim.token }
+    guard held else { throw DurableJobQueueError(.claimLost) }
+  }
+
+  private func write(_ record: DurableJobRecord) throws {
+    guard let journal = state.withLock({ $0.journal }) else {
+      throw DurableJobQueueError(.notStarted)
+    }
+    do {
+      try journal.append(try JSONEncoder().encode(record))
+      state.withLock { $0.obsoleteRecords += 1 }
+    } catch let failure as RecordJournal.Failure {
+      throw DurableJobQueueError(.storage, detail: failure.description)
+    }
+  }
+
+  /// Takes the journal's lock file for this process; refuses when another holds it.
+  private func lock() throws -> Int32 {
+    let path = fileURL.path + ".lock"
+    do {
+      try FileManager.default.createDirectory(
+        at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true,
+        attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw DurableJobQueueError(.storage, detail: "\(error)")
+    }
+    let descriptor = systemOpen(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw DurableJobQueueError(.storage, detail: "open \(path): errno \(errno)")
+    }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      let code = errno
+      _ = systemClose(descriptor)
+      throw code == EWOULDBLOCK
+        ? DurableJobQueueError(
+          .inUse, detail: "\(fileURL.lastPathComponent) is open in another process")
+        : DurableJobQueueError(.storage, detail: "flock \(path): errno \(code)")
+    }
+    return descriptor
+  }
+
+  /// Writes the journal again with only what the state needs, once most of its records are
+  /// history. A failure leaves the old journal, whole, in place.
+  private func compactIfWorthIt() {
+    let (journal, records) = state.withLock { state -> (RecordJournal?, [DurableJobRecord]) in
+      let live = Self.records(describing: state)
+      guard state.obsoleteRecords > 64, state.obsoleteRecords > 4 * live.count else {
+        return (nil, [])
+      }
+      state.obsoleteRecords = live.count
+      return (state.journal, live)
+    }
+    guard let journal else { return }
+    let encoder = JSONEncoder()
+    try? journal.replace(with: records.compactMap { try? encoder.encode($0) })
+  }
+
+  /// The fewest records that give `state` back when replayed.
+  private static func records(describing state: State) -> [DurableJobRecord] {
+    var records: [DurableJobRecord] = []
+    for pending in state.pending {
+      records.append(.accepted(pending.job))
+      for step in 0..<pending.nextStep {
+        records.append(.stepFinished(job: pending.job.id, step: step))
+      }
+      if pending.attempts > 0 {
+        records.append(
+          .attemptFailed(job: pending.job.id, step: pending.nextStep, attempts: pending.attempts))
+      }
+    }
+    for outcome in state.outcomes { records.append(.finished(outcome)) }
+    return records
+  }
+
+  /// Replays `record` onto `state`.
+  private static func apply(_ record: DurableJobRecord, to state: inout State) {
+    switch record {
+    case .accepted(let job):
+      state.pending.append(Pending(job: job))
+    case .stepFinished(let id, let step):
+      guard let index = state.pending.firstIndex(where: { $0.job.id == id }) else { return }
+      state.pending[index].nextStep = max(state.pending[index].nextStep, step + 1)
+      state.pending[index].attempts = 0
+    case .attemptFailed(let id, let step, let attempts):
+      guard let index = state.pending.firstIndex(where: { $0.job.id == id }),
+        state.pending[index].nextStep == step
+      else { return }
+      state.pending[index].attempts = attempts
+    case .finished(let outcome):
+      state.pending.removeAll { $0.job.id == outcome.jobID }
+      state.outcomes.append(outcome)
+    case .forgotten(let id):
+      state.outcomes.removeAll { $0.jobID == id }
+    }
+  }
+}
