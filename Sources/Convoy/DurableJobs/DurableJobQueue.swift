@@ -36,7 +36,10 @@ public final class DurableJobQueue: Sendable {
 
   /// The queue's mutable state, guarded by `state`.
   private struct State {
-    var senders: [String: DurableStepSender] = [:]
+    /// Resumable uploads need no registration: every queue can send them.
+    var senders: [String: DurableStepSender] = [
+      ResumableUpload.requestName: ResumableUpload.sender
+    ]
     var isStarted = false
     var outcomeReaders: [UUID: AsyncStream<DurableJobOutcome>.Continuation] = [:]
     var runner: Task<Void, Never>?
@@ -214,6 +217,8 @@ public final class DurableJobQueue: Sendable {
     let job = claim.job
     var nextStep = claim.nextStep
     var attempts = claim.attempts
+    // The step's saved progress, kept as it is saved: a retry of the step goes on from it.
+    let checkpoint = Locked(claim.checkpoint)
     if let notBefore = job.constraints.notBefore {
       guard await wait(until: notBefore, holding: claim) else { return }
     }
@@ -231,8 +236,20 @@ public final class DurableJobQueue: Sendable {
               step: nextStep, category: .invalidRequest,
               message: "This app no longer knows how to send “\(step.requestName)”."))
         }
+        let stepIndex = nextStep
+        let context = DurableStepContext(
+          connection: connection, checkpoint: checkpoint.current,
+          save: { [store] state in
+            try await store.record(.checkpoint(step: stepIndex, state: state), of: claim)
+            checkpoint.withLock { $0 = state }
+          },
+          report: { [weak self] change, offset in
+            self?.emit(
+              .durableJob(
+                .init(jobID: job.id, change: change, step: stepIndex, uploadOffset: offset)))
+          })
         do {
-          try await sender.send(step, on: connection)
+          try await sender.send(step, context)
         } catch {
           if Task.isCancelled || error.isCancellation { return await store.release(claim) }
           let category = ErrorMessageProvider.category(of: error)
@@ -264,6 +281,7 @@ public final class DurableJobQueue: Sendable {
         emit(.durableJob(.init(jobID: job.id, change: .stepFinished, step: nextStep)))
         nextStep += 1
         attempts = 0
+        checkpoint.withLock { $0 = nil }
       }
       try await finish(claim, .succeeded)
     } catch {

@@ -9,6 +9,8 @@ enum DurableJobRecord: Codable {
   case stepFinished(job: UUID, step: Int)
   /// An attempt at `step` failed transiently; `attempts` have been made so far.
   case attemptFailed(job: UUID, step: Int, attempts: Int)
+  /// The step at `step` saved its own progress.
+  case checkpoint(job: UUID, step: Int, state: Data)
   /// The job ended.
   case finished(DurableJobOutcome)
   /// The app has seen the job's outcome: it need not be kept.

@@ -62,14 +62,20 @@ public struct DurableJobClaim: Sendable, Hashable {
   public let nextStep: Int
   /// The attempts made at that step so far.
   public let attempts: Int
+  /// What that step saved of its own progress (``DurableJobProgress/checkpoint(step:state:)``),
+  /// such as where its upload is: it goes on from there.
+  public let checkpoint: Data?
   /// Tells this claim from a later one on the same job, after a lease ran out.
   public let token: UUID
 
   /// A claim on `job`.
-  public init(job: DurableJob, nextStep: Int, attempts: Int, token: UUID = UUID()) {
+  public init(
+    job: DurableJob, nextStep: Int, attempts: Int, checkpoint: Data? = nil, token: UUID = UUID()
+  ) {
     self.job = job
     self.nextStep = nextStep
     self.attempts = attempts
+    self.checkpoint = checkpoint
     self.token = token
   }
 }
@@ -80,6 +86,9 @@ public enum DurableJobProgress: Sendable, Hashable, Codable {
   case stepFinished(Int)
   /// An attempt at `step` failed for now; `attempts` were made so far.
   case attemptFailed(step: Int, attempts: Int)
+  /// The step at `step` saved where it is, to go on from there after a restart (an upload's
+  /// address on the server). Kept until the step finishes.
+  case checkpoint(step: Int, state: Data)
 }
 
 /// What a ``DurableJobStore`` found when it opened.

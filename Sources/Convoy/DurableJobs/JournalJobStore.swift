@@ -38,6 +38,7 @@ public final class JournalJobStore: DurableJobStore {
     var job: DurableJob
     var nextStep = 0
     var attempts = 0
+    var checkpoint: Data?
   }
 
   /// A store in the journal at `fileURL`.
@@ -105,7 +106,8 @@ public final class JournalJobStore: DurableJobStore {
       guard state.journal != nil else { throw DurableJobQueueError(.notStarted) }
       guard state.claim == nil, let first = state.pending.first else { return nil }
       let claim = DurableJobClaim(
-        job: first.job, nextStep: first.nextStep, attempts: first.attempts)
+        job: first.job, nextStep: first.nextStep, attempts: first.attempts,
+        checkpoint: first.checkpoint)
       state.claim = claim.token
       return claim
     }
@@ -123,6 +125,8 @@ public final class JournalJobStore: DurableJobStore {
     case .stepFinished(let step): try write(.stepFinished(job: claim.job.id, step: step))
     case .attemptFailed(let step, let attempts):
       try write(.attemptFailed(job: claim.job.id, step: step, attempts: attempts))
+    case .checkpoint(let step, let checkpoint):
+      try write(.checkpoint(job: claim.job.id, step: step, state: checkpoint))
     }
     state.withLock { state in
       guard let index = state.pending.firstIndex(where: { $0.job.id == claim.job.id }) else {
@@ -132,8 +136,11 @@ public final class JournalJobStore: DurableJobStore {
       case .stepFinished(let step):
         state.pending[index].nextStep = step + 1
         state.pending[index].attempts = 0
+        state.pending[index].checkpoint = nil
       case .attemptFailed(_, let attempts):
         state.pending[index].attempts = attempts
+      case .checkpoint(_, let checkpoint):
+        state.pending[index].checkpoint = checkpoint
       }
     }
   }
@@ -259,6 +266,9 @@ public final class JournalJobStore: DurableJobStore {
         records.append(
           .attemptFailed(job: pending.job.id, step: pending.nextStep, attempts: pending.attempts))
       }
+      if let checkpoint = pending.checkpoint {
+        records.append(.checkpoint(job: pending.job.id, step: pending.nextStep, state: checkpoint))
+      }
     }
     for outcome in state.outcomes { records.append(.finished(outcome)) }
     return records
@@ -273,11 +283,17 @@ public final class JournalJobStore: DurableJobStore {
       guard let index = state.pending.firstIndex(where: { $0.job.id == id }) else { return }
       state.pending[index].nextStep = max(state.pending[index].nextStep, step + 1)
       state.pending[index].attempts = 0
+      state.pending[index].checkpoint = nil
     case .attemptFailed(let id, let step, let attempts):
       guard let index = state.pending.firstIndex(where: { $0.job.id == id }),
         state.pending[index].nextStep == step
       else { return }
       state.pending[index].attempts = attempts
+    case .checkpoint(let id, let step, let checkpoint):
+      guard let index = state.pending.firstIndex(where: { $0.job.id == id }),
+        state.pending[index].nextStep == step
+      else { return }
+      state.pending[index].checkpoint = checkpoint
     case .finished(let outcome):
       state.pending.removeAll { $0.job.id == outcome.jobID }
       state.outcomes.append(outcome)

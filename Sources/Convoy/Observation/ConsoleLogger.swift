@@ -100,9 +100,10 @@ public struct ConsoleLogger: EventObserver {
       let attempts = changed.attempts.map { " after \($0) attempts" } ?? ""
       let category = changed.errorCategory.map { " (\($0.rawValue))" } ?? ""
       let delay = changed.delay.map { ", again in \(seconds($0))" } ?? ""
+      let offset = changed.uploadOffset.map { " at byte \($0)" } ?? ""
       return
         "durable job \(changed.jobID.uuidString.lowercased())\(step) "
-        + "\(changed.change.rawValue)\(category)\(attempts)\(delay)"
+        + "\(changed.change.rawValue)\(offset)\(category)\(attempts)\(delay)"
     case .journalRepaired(let repaired):
       let place = repaired.onlyAtTheEnd ? "at its end" : "between records"
       return

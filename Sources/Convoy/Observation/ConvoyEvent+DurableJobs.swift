@@ -14,6 +14,12 @@ extension ConvoyEvent {
       case stepFinished = "step_finished"
       /// A step failed for now; it is tried again after ``DurableJobChanged/delay``.
       case retrying
+      /// An upload goes on from where the server has it (``DurableJobChanged/uploadOffset``),
+      /// after a restart or a dropped connection.
+      case uploadResumed = "upload_resumed"
+      /// An upload starts again from its first byte: the server no longer has the part sent
+      /// before, or cannot say how much it has.
+      case uploadRestarted = "upload_restarted"
       /// Every step succeeded.
       case succeeded
       /// A step failed for good.
@@ -34,11 +40,13 @@ extension ConvoyEvent {
     public let delay: TimeInterval?
     /// The failure's category, for ``Change/retrying`` and ``Change/failed``.
     public let errorCategory: ErrorCategory?
+    /// The bytes of the upload the server has, for ``Change/uploadResumed``.
+    public let uploadOffset: Int64?
 
     /// Describes a change of a durable job.
     public init(
       jobID: UUID, change: Change, step: Int? = nil, attempts: Int? = nil,
-      delay: TimeInterval? = nil, errorCategory: ErrorCategory? = nil
+      delay: TimeInterval? = nil, errorCategory: ErrorCategory? = nil, uploadOffset: Int64? = nil
     ) {
       self.jobID = jobID
       self.change = change
@@ -46,6 +54,7 @@ extension ConvoyEvent {
       self.attempts = attempts
       self.delay = delay
       self.errorCategory = errorCategory
+      self.uploadOffset = uploadOffset
     }
   }
 

@@ -134,6 +134,7 @@ public final class JSONLinesLogger: EventObserver {
       object["attempts"] = changed.attempts
       object["retry_delay_ms"] = changed.delay.map(milliseconds)
       object["error_category"] = changed.errorCategory?.rawValue
+      object["upload_offset"] = changed.uploadOffset
     case .journalRepaired(let repaired):
       object["file"] = repaired.file
       object["dropped_bytes"] = repaired.droppedBytes

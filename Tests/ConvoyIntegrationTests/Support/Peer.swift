@@ -14,6 +14,7 @@ enum Peer: String, CaseIterable, Sendable {
   case hypercorn = "hypercorn with trustme"
   case proxyPy = "proxy.py"
   case websockets
+  case tuspyserver
   case nginx
 
   /// Whether the peer can be started here (always `true` when peers are required, so that a
@@ -37,6 +38,7 @@ enum Peer: String, CaseIterable, Sendable {
     case .hypercorn: ["hypercorn", "trustme", "httpbin"]
     case .proxyPy: ["proxy"]
     case .websockets: ["websockets", "trustme"]
+    case .tuspyserver: ["tuspyserver", "fastapi", "uvicorn"]
     case .nginx: nil
     }
   }

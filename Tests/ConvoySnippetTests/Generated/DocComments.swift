@@ -221,6 +221,14 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func ResumableUpload_12() throws {
+    #sourceLocation(file: "Sources/Convoy/DurableJobs/ResumableUpload.swift", line: 12)
+    let photo = try DurableJobStep.resumableUpload(
+      of: URL(fileURLWithPath: "/tmp/harbour.jpg"), to: "files",
+      metadata: ["filename": "harbour.jpg"])
+    #sourceLocation()
+  }
+
   static func ErrorMessageProvider_17() throws {
     #sourceLocation(file: "Sources/Convoy/Errors/ErrorMessageProvider.swift", line: 17)
     var provider = ErrorMessageProvider.standard

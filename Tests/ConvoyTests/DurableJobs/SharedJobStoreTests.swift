@@ -56,6 +56,7 @@ private final class SharedStore: DurableJobStore, @unchecked Sendable {
       switch progress {
       case .stepFinished(let step): jobs[index].nextStep = step + 1
       case .attemptFailed(_, let attempts): jobs[index].attempts = attempts
+      case .checkpoint: break
       }
     }
   }

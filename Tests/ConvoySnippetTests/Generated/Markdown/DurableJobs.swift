@@ -77,7 +77,21 @@ private func durableJobsStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/DurableJobs.md", line: 143)
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 135)
+    let upload = try DurableJob(
+      steps: [
+        .resumableUpload(
+          of: URL(fileURLWithPath: "/tmp/harbour.jpg"), to: "files",
+          metadata: ["filename": "harbour.jpg", "filetype": "image/jpeg"]),
+        .request(PlaceOrder(itemID: 7)),
+      ])
+    #sourceLocation()
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 142)
+    try await queue.add(upload)
+    #sourceLocation()
+  }
+  do {
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 175)
     let shared = DurableJobQueue(
       connection: connection, store: JournalJobStore(fileURL: URL(fileURLWithPath: "/tmp/jobs.journal")),
       claimDuration: 30)
