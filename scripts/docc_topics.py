@@ -25,6 +25,7 @@ GROUPS = [
     ("Pipeline", "Adapters, decisions and retries"),
     ("Operations", "Operations, chains and groups"),
     ("Jobs", "Jobs and their progress"),
+    ("Connectivity", "Connectivity: waiting for the network"),
     ("OAuthConfiguration", "OAuth2 client configuration"),
     ("Authentication", "OAuth2 sessions and grants"),
     ("Logins", "Logins"),

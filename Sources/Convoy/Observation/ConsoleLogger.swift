@@ -96,6 +96,11 @@ public struct ConsoleLogger: EventObserver {
         + "\(milliseconds(closed.duration)): \(closed.metrics.messagesSent) sent, "
         + "\(closed.metrics.messagesReceived) received"
     case .notice(let notice): return notice.text
+    case .connectivityChanged(let change): return "network \(change.connectivity.rawValue)"
+    case .requestWaitingForConnectivity(let waiting):
+      return
+        "\(subject) attempt \(waiting.attempt) waits for the network, at most "
+        + seconds(waiting.timeLeft)
     }
   }
 

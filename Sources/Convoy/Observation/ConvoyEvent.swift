@@ -78,6 +78,10 @@ public struct ConvoyEvent: Sendable, Hashable {
     case webSocketClosed(WebSocketClosed)
     /// Something worth knowing that is not about one call, e.g. a transport fallback.
     case notice(Notice)
+    /// The network went away or came back, as the connection's monitor reads it.
+    case connectivityChanged(ConnectivityChanged)
+    /// A call waits for the network before it is sent.
+    case requestWaitingForConnectivity(RequestWaitingForConnectivity)
   }
 
   /// The stable name of each kind of event. The raw values are the names written by
@@ -121,6 +125,10 @@ public struct ConvoyEvent: Sendable, Hashable {
     case webSocketClosed = "websocket.closed"
     /// ``Kind/notice(_:)``.
     case notice = "notice"
+    /// ``Kind/connectivityChanged(_:)``.
+    case connectivityChanged = "connectivity.changed"
+    /// ``Kind/requestWaitingForConnectivity(_:)``.
+    case requestWaitingForConnectivity = "request.waitingForConnectivity"
   }
 
   /// The stable name of the event's kind, e.g. `request.created`.
@@ -145,11 +153,14 @@ public struct ConvoyEvent: Sendable, Hashable {
     case .webSocketMessage: .webSocketMessage
     case .webSocketClosed: .webSocketClosed
     case .notice: .notice
+    case .connectivityChanged: .connectivityChanged
+    case .requestWaitingForConnectivity: .requestWaitingForConnectivity
     }
   }
 
   /// The call the event is about: set for every `request.*`, `response.*`, `decision.*` and
-  /// `websocket.*` event and for `stream.reconnecting`; `nil` for job events and notices.
+  /// `websocket.*` event and for `stream.reconnecting`; `nil` for job events, notices and
+  /// connectivity changes.
   public var call: CallIdentity? {
     switch kind {
     case .requestCreated(let event): event.call
@@ -165,7 +176,10 @@ public struct ConvoyEvent: Sendable, Hashable {
     case .webSocketOpened(let event): event.call
     case .webSocketMessage(let event): event.call
     case .webSocketClosed(let event): event.call
-    case .jobStarted, .jobProgress, .jobFinished, .jobFailed, .jobCancelled, .notice: nil
+    case .requestWaitingForConnectivity(let event): event.call
+    case .jobStarted, .jobProgress, .jobFinished, .jobFailed, .jobCancelled, .notice,
+      .connectivityChanged:
+      nil
     }
   }
 

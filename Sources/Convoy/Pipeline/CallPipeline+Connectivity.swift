@@ -1,0 +1,81 @@
+import Foundation
+
+/// How a call lives with the network going away: the one place, for every transport, that
+/// reads the connection's ``ConnectivityMonitor``.
+///
+/// - A connect failure while the monitor says offline is reported as offline
+///   (``TransportFailure/Kind/notConnectedToInternet``), whichever transport saw it: libcurl says
+///   "couldn't connect", URLSession on Linux "cannot connect to host", for the same fault.
+/// - A call that waits for connectivity waits, before an attempt, while the monitor says
+///   offline; and after an attempt failed offline, its retry waits for the network instead of a
+///   back-off timer. Both waits end at the call's deadline (the call then fails offline) or when
+///   the call is cancelled (a task's cancellation or a job's token).
+/// - A call that does not wait fails at once when an attempt fails offline: retrying while the
+///   monitor says offline would fail the same way.
+extension CallPipeline {
+  /// `failure` as the call reports it: a failure that shows the request never left the client
+  /// (``RetryPolicy/unsentFailures``) is an offline one while the monitor says offline.
+  func offlineAware(_ failure: TransportFailure) -> TransportFailure {
+    guard failure.kind != .notConnectedToInternet,
+      RetryPolicy.unsentFailures.contains(failure.kind),
+      connectivity?.connectivity.blocksCalls == true
+    else { return failure }
+    return TransportFailure(kind: .notConnectedToInternet, detail: failure.detail)
+  }
+
+  /// Whether an attempt that failed offline (`reported`, reported as `failure`) is sent again
+  /// once the network returns. One that never left the client is, always; any other only when
+  /// the retry policy would retry it (the wait for the network then counts as one retry).
+  /// Either way no more than ``maximumAttempts`` plus the policy's retries are made.
+  func retriesWhenOnline(
+    after reported: TransportFailure, as failure: TransportFailure,
+    context: inout RequestContext
+  ) throws(ServerConnectionError) -> Bool {
+    guard context.attempt < Self.maximumAttempts + context.retryPolicy.maximumRetries else {
+      return false
+    }
+    if RetryPolicy.unsentFailures.contains(reported.kind), context.isBodyReplayable {
+      return true
+    }
+    guard
+      context.retryPolicy.delay(
+        after: .failure(failure), context: context, now: configuration.clock.now) != nil
+    else { return false }
+    context.retries += 1
+    return true
+  }
+
+  /// Waits until `monitor` no longer says offline, before attempt `attempt` of `request`.
+  ///
+  /// - Throws: An offline ``ServerConnectionError/transportFailed(_:_:)`` when the call's
+  ///   deadline passes first, ``ServerConnectionError/cancelled`` when the call is cancelled.
+  nonisolated(nonsending) func waitForConnectivity<Request: RequestDescribing>(
+    _ monitor: any ConnectivityMonitor, before attempt: Int, of request: Request,
+    context: RequestContext, events: EventEmitter
+  ) async throws(ServerConnectionError) {
+    let offline = ServerConnectionError.transportFailed(
+      TransportFailure(
+        kind: .notConnectedToInternet, detail: "no network before the call's deadline"),
+      context.errorContext())
+    let timeLeft = context.deadline.timeIntervalSince(configuration.clock.now)
+    guard timeLeft > 0 else { throw offline }
+    events.emit(
+      .requestWaitingForConnectivity(
+        .init(
+          call: events.call, url: try? configuration.url(path: request.path), attempt: attempt,
+          timeLeft: timeLeft)))
+    do {
+      try await DeadlineRace.run(
+        until: context.deadline, on: configuration.clock, timedOut: offline
+      ) {
+        for await state in monitor.updates() where !state.blocksCalls { return }
+        // The updates ended: the wait's task was cancelled, or the monitor stopped.
+        throw ServerConnectionError.cancelled
+      }
+    } catch let error as ServerConnectionError {
+      throw error
+    } catch {
+      throw .cancelled
+    }
+  }
+}
