@@ -3,6 +3,8 @@ import Foundation
 /// How a call lives with the network going away: the one place, for every transport, that
 /// reads the connection's ``ConnectivityMonitor``.
 ///
+/// - None of this applies to a call to this machine (`localhost`, `127.0.0.0/8`, `::1`), which
+///   needs no network: a refused connection there is a refusal, offline or not.
 /// - A connect failure while the monitor says offline is reported as offline
 ///   (``TransportFailure/Kind/notConnectedToInternet``), whichever transport saw it: libcurl says
 ///   "couldn't connect", URLSession on Linux "cannot connect to host", for the same fault.
@@ -13,12 +15,20 @@ import Foundation
 /// - A call that does not wait fails at once when an attempt fails offline: retrying while the
 ///   monitor says offline would fail the same way.
 extension CallPipeline {
-  /// `failure` as the call reports it: a failure that shows the request never left the client
-  /// (``RetryPolicy/unsentFailures``) is an offline one while the monitor says offline.
-  func offlineAware(_ failure: TransportFailure) -> TransportFailure {
+  /// The connection's monitor when it says offline and `url` needs the network to be reached
+  /// (it is not this machine); `nil` otherwise. The URL is only made when the monitor says
+  /// offline.
+  func offlineMonitor(for url: @autoclosure () -> URL?) -> (any ConnectivityMonitor)? {
+    guard let connectivity, connectivity.connectivity.blocksCalls else { return nil }
+    guard let url = url(), URLOrigin(url)?.isLoopback != true else { return nil }
+    return connectivity
+  }
+
+  /// `failure` as a call reports it while the monitor says offline: one that shows the request
+  /// never left the client (``RetryPolicy/unsentFailures``) is an offline one.
+  static func offlineAware(_ failure: TransportFailure) -> TransportFailure {
     guard failure.kind != .notConnectedToInternet,
-      RetryPolicy.unsentFailures.contains(failure.kind),
-      connectivity?.connectivity.blocksCalls == true
+      RetryPolicy.unsentFailures.contains(failure.kind)
     else { return failure }
     return TransportFailure(kind: .notConnectedToInternet, detail: failure.detail)
   }

@@ -182,9 +182,11 @@ struct CallPipeline: Sendable {
       context.sentRequest = nil
       // Also after a retry's wait: a call cancelled meanwhile is never sent.
       try Task.checkCancellation(or: .cancelled)
-      if waitsForConnectivity, let connectivity, connectivity.connectivity.blocksCalls {
+      if waitsForConnectivity,
+        let monitor = offlineMonitor(for: try? configuration.url(path: request.path))
+      {
         try await waitForConnectivity(
-          connectivity, before: context.attempt, of: request, context: context, events: events)
+          monitor, before: context.attempt, of: request, context: context, events: events)
       }
       let transportRequest = try await makeTransportRequest(request, body: body, context: &context)
       let remaining = context.deadline.timeIntervalSince(configuration.clock.now)
@@ -198,17 +200,16 @@ struct CallPipeline: Sendable {
         events.metrics.stamp(&answer)
         received = answer
       case .failure(.transportFailed(let reported, let errorContext)):
-        let failure = offlineAware(reported)
-        if failure.kind == .notConnectedToInternet, let connectivity,
-          connectivity.connectivity.blocksCalls
-        {
+        let offline = offlineMonitor(for: sentURL)
+        let failure = offline == nil ? reported : Self.offlineAware(reported)
+        if failure.kind == .notConnectedToInternet, let offline {
           // Sending again while offline would fail the same way: the call waits for the
           // network (then sends at once), or fails now.
           guard waitsForConnectivity,
             try retriesWhenOnline(after: reported, as: failure, context: &context)
           else { throw ServerConnectionError.transportFailed(failure, errorContext) }
           try await waitForConnectivity(
-            connectivity, before: context.attempt + 1, of: request, context: context,
+            offline, before: context.attempt + 1, of: request, context: context,
             events: events)
           continue
         }

@@ -175,3 +175,24 @@ import Testing
     #expect(transport.requests.count == 2)
   }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct LoopbackConnectivityTests {
+  @Test func aCallToThisMachineNeitherWaitsNorTurnsARefusalIntoOffline() async {
+    let network = SimulatedConnectivity(.offline)
+    let transport = StubTransport { _ in refused }
+    var configuration = ServerConfiguration.local(port: 9)
+    configuration.waitsForConnectivity = true
+    configuration.retryPolicy = .never
+    let connection = ServerConnection(
+      configuration: configuration, transport: transport, connectivityMonitor: network)
+    let error = await #expect(throws: ServerConnectionError.self) {
+      try await connection.execute(WaitingRequest())
+    }
+    guard case .transportFailed(let failure, _)? = error else {
+      Issue.record("expected a transport failure, got \(String(describing: error))")
+      return
+    }
+    #expect(failure.kind == .cannotConnectToHost)
+    #expect(transport.requests.count == 1)
+  }
+}
