@@ -608,11 +608,11 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func RetryPolicy_22() throws {
-    #sourceLocation(file: "Sources/Convoy/Pipeline/Retry/RetryPolicy.swift", line: 22)
+  static func RetryPolicy_27() throws {
+    #sourceLocation(file: "Sources/Convoy/Pipeline/Retry/RetryPolicy.swift", line: 27)
     var configuration = ServerConfiguration.local(port: 8080)
     #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/Pipeline/Retry/RetryPolicy.swift", line: 23)
+    #sourceLocation(file: "Sources/Convoy/Pipeline/Retry/RetryPolicy.swift", line: 28)
     configuration.retryPolicy = RetryPolicy(maximumRetries: 4, baseDelay: 0.2)
     #sourceLocation()
   }
