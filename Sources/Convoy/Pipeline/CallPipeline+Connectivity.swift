@@ -33,23 +33,27 @@ extension CallPipeline {
     return TransportFailure(kind: .notConnectedToInternet, detail: failure.detail)
   }
 
-  /// Whether an attempt that failed offline (`reported`, reported as `failure`) is sent again
-  /// once the network returns. One that never left the client is, always; any other only when
-  /// the retry policy would retry it (the wait for the network then counts as one retry).
-  /// Either way no more than ``maximumAttempts`` plus the policy's retries are made.
+  /// Whether an attempt that failed while offline (`reported`, reported as `failure`) is sent
+  /// again once the network returns. One that never left the client is, always; any other
+  /// (a dropped connection, a timeout) only when the retry policy would retry it, whatever its
+  /// back-off (the wait for the network then counts as one retry). Either way no more than
+  /// ``maximumAttempts`` plus the policy's retries are made.
   func retriesWhenOnline(
     after reported: TransportFailure, as failure: TransportFailure,
     context: inout RequestContext
-  ) throws(ServerConnectionError) -> Bool {
+  ) -> Bool {
     guard context.attempt < Self.maximumAttempts + context.retryPolicy.maximumRetries else {
       return false
     }
     if RetryPolicy.unsentFailures.contains(reported.kind), context.isBodyReplayable {
       return true
     }
+    // The policy asked with no back-off: the network's return, not a timer, sets the time.
+    var untimed = context.retryPolicy
+    untimed.baseDelay = 0
     guard
-      context.retryPolicy.delay(
-        after: .failure(failure), context: context, now: configuration.clock.now) != nil
+      untimed.delay(after: .failure(failure), context: context, now: configuration.clock.now)
+        != nil
     else { return false }
     context.retries += 1
     return true

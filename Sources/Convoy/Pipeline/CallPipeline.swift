@@ -202,11 +202,11 @@ struct CallPipeline: Sendable {
       case .failure(.transportFailed(let reported, let errorContext)):
         let offline = offlineMonitor(for: sentURL)
         let failure = offline == nil ? reported : Self.offlineAware(reported)
-        if failure.kind == .notConnectedToInternet, let offline {
+        if let offline, waitsForConnectivity || failure.kind == .notConnectedToInternet {
           // Sending again while offline would fail the same way: the call waits for the
           // network (then sends at once), or fails now.
           guard waitsForConnectivity,
-            try retriesWhenOnline(after: reported, as: failure, context: &context)
+            retriesWhenOnline(after: reported, as: failure, context: &context)
           else { throw ServerConnectionError.transportFailed(failure, errorContext) }
           try await waitForConnectivity(
             offline, before: context.attempt + 1, of: request, context: context,

@@ -196,3 +196,43 @@ import Testing
     #expect(transport.requests.count == 1)
   }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct DroppedWhileOfflineTests {
+  @Test func aDroppedConnectionWhileOfflineIsRetriedWhenTheNetworkReturns() async throws {
+    let network = SimulatedConnectivity(.online)
+    let clock = TestClock()
+    let calls = Locked(0)
+    let transport = StubTransport { _ in
+      guard calls.next() == 0 else { return .json([:]) }
+      network.goOffline()
+      return .failure(TransportFailure(kind: .networkConnectionLost, detail: "reset"))
+    }
+    let events = Locked<[ConvoyEvent]>([])
+    let connection = connection(transport, network: network, clock: clock, events: events)
+    let call = Task { try await connection.execute(WaitingRequest()) }
+    #expect(await events.arrival(of: .requestWaitingForConnectivity))
+    network.goOnline()
+    _ = try await call.value
+    #expect(transport.requests.count == 2)
+  }
+
+  @Test func aDroppedConnectionWhileOfflineIsNotRetriedWhenThePolicySaysNever() async {
+    let network = SimulatedConnectivity(.online)
+    let transport = StubTransport { _ in
+      network.goOffline()
+      return .failure(TransportFailure(kind: .networkConnectionLost, detail: "reset"))
+    }
+    let connection = connection(
+      transport, network: network, clock: TestClock(), retryPolicy: .never)
+    let error = await #expect(throws: ServerConnectionError.self) {
+      try await connection.execute(WaitingRequest())
+    }
+    guard case .transportFailed(let failure, _)? = error else {
+      Issue.record("expected a transport failure, got \(String(describing: error))")
+      return
+    }
+    // Not one that never left: it keeps its kind.
+    #expect(failure.kind == .networkConnectionLost)
+    #expect(transport.requests.count == 1)
+  }
+}
