@@ -56,10 +56,30 @@ import Testing
     withExtendedLifetime(connection) {}
   }
 
-  @Test func theLoggersSayWhatChanged() {
+  @Test func theLoggersSayWhatChanged() throws {
     let event = ConvoyEvent(.connectivityChanged(.init(connectivity: .offline)))
     #expect(ConsoleLogger.line(for: event) == "network offline")
     #expect(LogLevel(event.name) == .warning)
     #expect(event.call == nil)
+    let line = try #require(
+      JSONSerialization.jsonObject(with: JSONLinesLogger.encode(event)) as? [String: Any])
+    #expect(line["event"] as? String == "connectivity.changed")
+    #expect(line["connectivity"] as? String == "offline")
+  }
+
+  @Test func theLoggersSayACallWaitsAndForHowLongAtMost() throws {
+    let call = ConvoyEvent.CallIdentity(id: 7, jobID: nil, method: .get)
+    let event = ConvoyEvent(
+      .requestWaitingForConnectivity(
+        .init(
+          call: call, url: URL(string: "https://api.example.com/sync?token=secret"), attempt: 2,
+          timeLeft: 12.5)))
+    #expect(ConsoleLogger.line(for: event) == "#7 attempt 2 waits for the network, at most 12.5 s")
+    #expect(event.call == call)
+    let line = try #require(
+      JSONSerialization.jsonObject(with: JSONLinesLogger.encode(event)) as? [String: Any])
+    #expect(line["event"] as? String == "request.waitingForConnectivity")
+    #expect(line["time_left_ms"] as? Double == 12_500)
+    #expect((line["url"] as? String)?.contains("secret") == false)
   }
 }
