@@ -47,20 +47,15 @@
     }
   }
 
-  /// The socket, its thread's loop and what it has read. Only the loop's thread touches
-  /// `table` and the dump state; other threads only read the broadcast and call `stop`.
+  /// The socket and its thread's loop. Only the loop's thread touches `session`; other threads
+  /// only read the broadcast and call `stop`.
   private final class NetlinkReader: @unchecked Sendable {
     let broadcast = Broadcast(Connectivity.unknown)
     private let socket: Int32
     /// A pipe whose write end `stop` writes to, to wake the loop out of `poll`.
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private var table = NetlinkRoutingTable()
-    /// The dump in progress, by its sequence number; `nil` once both are read.
-    private var pendingDump: (sequence: UInt32, next: UInt16?)?
-    private var sequence: UInt32 = 0
-    /// Whether the table may be stale: the dumps are asked for again once the current one ends.
-    private var needsDump = false
+    private var session = NetlinkSession()
 
     // linux/netlink.h, linux/rtnetlink.h, sys/socket.h: the kernel's ABI.
     private static let addressFamily: Int32 = 16  // AF_NETLINK
@@ -92,7 +87,7 @@
       for end in pipe { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
       socket = descriptor
       (wakeRead, wakeWrite) = (pipe[0], pipe[1])
-      startDumps()
+      askForDump(session.start())
     }
 
     /// `struct sockaddr_nl`: family, padding, port id (0: the kernel), multicast groups.
@@ -125,72 +120,31 @@
         guard descriptors[0].revents != 0 else { continue }
         let count = recv(socket, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
         if count < 0 {
-          if errno == Self.noBufferSpace { lostTrack() }
+          if errno == Self.noBufferSpace, let request = session.lostTrack() {
+            askForDump(request)
+          }
           continue
         }
-        let received = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-        guard let messages = NetlinkParser.messages(in: received) else {
-          lostTrack()
-          continue
-        }
-        for message in messages { take(message) }
-        if pendingDump == nil {
-          let state = table.connectivity
-          broadcast.publishChange(state)
-        }
+        let messages = NetlinkParser.messages(
+          in: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        let (request, state) = session.receive(messages)
+        if let request { askForDump(request) }
+        if let state { broadcast.publishChange(state) }
       }
     }
 
-    private func take(_ message: NetlinkMessage) {
-      table.apply(message)
-      switch message {
-      case .lostTrack:
-        lostTrack()
-      case .done(let number) where number == pendingDump?.sequence:
-        finishDump()
-      case .error(let number, let code) where number == pendingDump?.sequence && code != 0:
-        // EBUSY or EINTR: the kernel could not dump now; ask again.
-        pendingDump = nil
-        lostTrack()
-      default:
-        break
-      }
-    }
-
-    /// Forgets the table and reads it again, now or as soon as the dump under way ends.
-    private func lostTrack() {
-      if pendingDump == nil { startDumps() } else { needsDump = true }
-    }
-
-    private func startDumps() {
-      table = NetlinkRoutingTable()
-      needsDump = false
-      pendingDump = (askForDump(of: NetlinkParser.getLink), NetlinkParser.getRoute)
-    }
-
-    private func finishDump() {
-      guard let next = pendingDump?.next else {
-        pendingDump = nil
-        if needsDump { startDumps() }
-        return
-      }
-      pendingDump = (askForDump(of: next), nil)
-    }
-
-    /// Sends a dump request of `type` (`RTM_GETLINK`, `RTM_GETROUTE`) for every address family;
-    /// returns its sequence number.
-    private func askForDump(of type: UInt16) -> UInt32 {
-      sequence &+= 1
+    /// Sends `request`, for every address family.
+    private func askForDump(_ request: NetlinkSession.DumpRequest) {
       // A header and a zeroed `struct ifinfomsg` / `struct rtmsg` (family AF_UNSPEC: all).
       let payload =
-        type == NetlinkParser.getLink
+        request.type == NetlinkParser.getLink
         ? NetlinkParser.linkHeaderSize : NetlinkParser.routeHeaderSize
       var message = [UInt8](repeating: 0, count: NetlinkParser.headerSize + payload)
       message.withUnsafeMutableBytes { bytes in
         bytes.storeBytes(of: UInt32(bytes.count), toByteOffset: 0, as: UInt32.self)
-        bytes.storeBytes(of: type, toByteOffset: 4, as: UInt16.self)
+        bytes.storeBytes(of: request.type, toByteOffset: 4, as: UInt16.self)
         bytes.storeBytes(of: Self.request | Self.dump, toByteOffset: 6, as: UInt16.self)
-        bytes.storeBytes(of: sequence, toByteOffset: 8, as: UInt32.self)
+        bytes.storeBytes(of: request.sequence, toByteOffset: 8, as: UInt32.self)
       }
       var kernel = Self.address(groups: 0)
       _ = withUnsafeBytes(of: &kernel) { address in
@@ -200,7 +154,6 @@
             address.baseAddress!.assumingMemoryBound(to: sockaddr.self), 12)
         }
       }
-      return sequence
     }
   }
 #endif
