@@ -26,6 +26,7 @@ GROUPS = [
     ("Operations", "Operations, chains and groups"),
     ("Jobs", "Jobs and their progress"),
     ("DurableJobs", "Jobs that outlive the process"),
+    ("Connectivity", "Connectivity: waiting for the network"),
     ("OAuthConfiguration", "OAuth2 client configuration"),
     ("Authentication", "OAuth2 sessions and grants"),
     ("Logins", "Logins"),

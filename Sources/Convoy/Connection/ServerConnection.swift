@@ -22,6 +22,12 @@ public final class ServerConnection: Sendable {
   public let observers: [any EventObserver]
   /// Begins a span for each of this connection's calls; `nil` when it does not trace them.
   public let tracing: (any CallTracing)?
+  /// Tells whether the network is there, for calls that wait for it
+  /// (``ServerConfiguration/waitsForConnectivity``) and for ``connectivity``; `nil` when the
+  /// connection has none.
+  public let connectivityMonitor: (any ConnectivityMonitor)?
+  /// Reports the monitor's changes to the observers while the connection lives.
+  private let connectivityReporter: Task<Void, Never>?
   /// The session and its renewal.
   let authentication: SessionController
   /// Made once: see ``pipeline``.
@@ -56,6 +62,10 @@ public final class ServerConnection: Sendable {
   ///     (children of the call that started them) included. `ConvoyTracing`'s
   ///     `DistributedTracing` for swift-distributed-tracing; `nil` (the default) for none.
   ///   - networkConcurrencyLimit: How many requests may be in flight at once, across all jobs.
+  ///   - connectivityMonitor: Tells whether the network is there. `nil` (the default) means
+  ///     ``PlatformConnectivity/shared`` when `transport` is `nil`, since the platform transport
+  ///     uses the system's network, and no monitor with a transport of one's own (a stub never
+  ///     uses the network; pass ``PlatformConnectivity/shared`` for one that does).
   public init(
     configuration: ServerConfiguration,
     transport: (any HTTPTransport)? = nil,
@@ -67,8 +77,14 @@ public final class ServerConnection: Sendable {
     coalescesIdenticalRequests: Bool = false,
     observers: [any EventObserver] = [],
     tracing: (any CallTracing)? = nil,
-    networkConcurrencyLimit: Int = 6
+    networkConcurrencyLimit: Int = 6,
+    connectivityMonitor: (any ConnectivityMonitor)? = nil
   ) {
+    let monitor = connectivityMonitor ?? (transport == nil ? PlatformConnectivity.shared : nil)
+    self.connectivityMonitor = monitor
+    self.connectivityReporter = monitor.flatMap {
+      Self.reportConnectivity(of: $0, to: observers)
+    }
     var network = transport ?? PlatformTransport.shared
     if coalescesIdenticalRequests { network = CoalescingTransport(wrapping: network) }
     if let cache { network = CachingTransport(wrapping: network, cache: cache) }
@@ -87,7 +103,7 @@ public final class ServerConnection: Sendable {
     self.sharedPipeline = CallPipeline(
       configuration: configuration, transport: network, decoder: decoder, adapters: adapters,
       decisions: decisions, authentication: authentication, tracing: tracing,
-      observers: observers)
+      connectivity: monitor, observers: observers)
     // The renewal pipeline has no session of its own, so renewing can never recurse, and it
     // holds no reference back to the controller, so there is no cycle. It reports to the same
     // observers and tracing: a renewal is a call like any other, logged, counted and traced,
@@ -95,7 +111,7 @@ public final class ServerConnection: Sendable {
     let renewal = CallPipeline(
       configuration: configuration, transport: self.transport, decoder: decoder,
       adapters: adapters, decisions: decisions, authentication: nil, tracing: tracing,
-      observers: observers)
+      connectivity: monitor, observers: observers)
     let authorizationServer = AuthorizationServer(client: configuration.authentication.client)
     self.authorizationServer = authorizationServer
     authentication.setRenewal { session, caller in
@@ -114,6 +130,10 @@ public final class ServerConnection: Sendable {
     if transport == nil, !observers.isEmpty, let reason = PlatformTransport.takeFallbackReason() {
       EventEmitter.notice(to: observers, reason)
     }
+  }
+
+  deinit {
+    connectivityReporter?.cancel()
   }
 
   /// The road every call of this connection travels; each operation keeps a copy, which shares

@@ -52,6 +52,12 @@ public protocol RequestDescribing: Sendable {
   /// ``ServerConfiguration/retryPolicy``. Default: `nil`.
   var retryPolicy: RetryPolicy? { get }
 
+  /// Whether this call waits for the network instead of failing while the connection's
+  /// monitor says offline, overriding the configuration's
+  /// ``ServerConfiguration/waitsForConnectivity`` (a sync that may wait, a search that must
+  /// not). Default: `nil`.
+  var waitsForConnectivity: Bool? { get }
+
   /// How large this request's answer may be, overriding the configuration's
   /// ``ServerConfiguration/responseLimits`` (an export endpoint that sends more than the rest,
   /// say). Default: `nil`.
@@ -88,6 +94,8 @@ extension RequestDescribing {
   public var allowsRetry: Bool { false }
   /// The configuration's retry policy.
   public var retryPolicy: RetryPolicy? { nil }
+  /// The configuration's choice.
+  public var waitsForConnectivity: Bool? { nil }
   /// The configuration's response limits.
   public var responseLimits: ResponseLimits? { nil }
   /// No request-specific adapters.

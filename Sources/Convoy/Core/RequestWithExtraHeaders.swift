@@ -29,6 +29,7 @@ struct RequestWithExtraHeaders<Base: RequestDescribing>: RequestDescribing {
   var decoder: JSONDecoder? { base.decoder }
   var allowsRetry: Bool { allowsRetryAnyway || base.allowsRetry }
   var retryPolicy: RetryPolicy? { base.retryPolicy }
+  var waitsForConnectivity: Bool? { base.waitsForConnectivity }
   var responseLimits: ResponseLimits? { base.responseLimits }
   var adapters: [any RequestAdapter] { base.adapters }
   var decisions: [any ResponseDecision]? { base.decisions }

@@ -33,6 +33,14 @@ public struct ServerConfiguration: Sendable {
   /// and the refresh margin, stream reconnection delays, device-code polling. Real time
   /// (``SystemClock``) by default; tests pass `ConvoyTesting`'s `TestClock`.
   public var clock: any ConvoyClock
+  /// Whether a call waits for the network instead of failing, when the connection's
+  /// ``ConnectivityMonitor`` says offline: before it is sent, and before it is sent again after
+  /// an attempt failed offline (at once when the network returns, not after a back-off). The
+  /// wait ends at the call's deadline, when the call fails offline
+  /// (``ErrorCategory/offline``). `false` by default, as `URLSessionConfiguration`'s
+  /// `waitsForConnectivity`: a call that does not wait fails at once while offline. A request
+  /// may say otherwise with ``RequestDescribing/waitsForConnectivity``.
+  public var waitsForConnectivity = false
   /// How large an answer may be before the call fails with
   /// ``TransportFailure/Kind/responseTooLarge``: a buffered body of 64 MiB and a head of 1,000
   /// fields or 256 KiB unless told otherwise.

@@ -62,16 +62,42 @@ public struct DurableJobConstraints: Sendable, Hashable, Codable {
   public var baseDelay: TimeInterval
   /// The longest wait between attempts.
   public var maximumDelay: TimeInterval
+  /// Whether a step waits while the connection's ``ConnectivityMonitor`` says offline, instead
+  /// of being sent to fail: the wait spends no attempt, and ends as soon as the network is
+  /// back. A step that failed offline waits the same way rather than for its back-off. Without a
+  /// monitor on the connection, steps never wait for it.
+  public var needsConnectivity: Bool
 
-  /// Constraints; by default a job starts at once, never expires, and a step is tried 10 times.
+  /// Constraints; by default a job starts at once, never expires, waits for the network, and a
+  /// step is tried 10 times.
   public init(
     notBefore: Date? = nil, expiresAt: Date? = nil, maximumAttempts: Int = 10,
-    baseDelay: TimeInterval = 1, maximumDelay: TimeInterval = 300
+    baseDelay: TimeInterval = 1, maximumDelay: TimeInterval = 300, needsConnectivity: Bool = true
   ) {
     self.notBefore = notBefore
     self.expiresAt = expiresAt
     self.maximumAttempts = maximumAttempts
     self.baseDelay = baseDelay
     self.maximumDelay = maximumDelay
+    self.needsConnectivity = needsConnectivity
+  }
+
+  /// Reads constraints kept by any version: a field a version did not write gets its default,
+  /// so that jobs accepted before an update still run after it.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let defaults = DurableJobConstraints()
+    notBefore = try container.decodeIfPresent(Date.self, forKey: .notBefore)
+    expiresAt = try container.decodeIfPresent(Date.self, forKey: .expiresAt)
+    maximumAttempts =
+      try container.decodeIfPresent(Int.self, forKey: .maximumAttempts) ?? defaults.maximumAttempts
+    baseDelay =
+      try container.decodeIfPresent(TimeInterval.self, forKey: .baseDelay) ?? defaults.baseDelay
+    maximumDelay =
+      try container.decodeIfPresent(TimeInterval.self, forKey: .maximumDelay)
+      ?? defaults.maximumDelay
+    needsConnectivity =
+      try container.decodeIfPresent(Bool.self, forKey: .needsConnectivity)
+      ?? defaults.needsConnectivity
   }
 }

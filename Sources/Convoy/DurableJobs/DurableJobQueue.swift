@@ -228,6 +228,13 @@ public final class DurableJobQueue: Sendable {
           return try await finish(claim, .expired)
         }
         let step = job.steps[nextStep]
+        if job.constraints.needsConnectivity,
+          let monitor = connection.connectivityMonitor, monitor.connectivity.blocksCalls
+        {
+          emit(.durableJob(.init(jobID: job.id, change: .waitingForConnectivity, step: nextStep)))
+          guard await waitForConnectivity(monitor, holding: claim) else { return }
+          continue
+        }
         guard let sender = state.withLock({ $0.senders[step.requestName] }) else {
           // Registered when the job was accepted, but not in this run of the app.
           return try await finish(
@@ -274,6 +281,12 @@ public final class DurableJobQueue: Sendable {
               .init(
                 jobID: job.id, change: .retrying, step: nextStep, attempts: attempts,
                 delay: delay, errorCategory: category)))
+          // Offline: the network's return, not a timer, says when to try again.
+          if category == .offline, job.constraints.needsConnectivity,
+            connection.connectivityMonitor?.connectivity.blocksCalls == true
+          {
+            continue
+          }
           guard await wait(until: now.addingTimeInterval(delay), holding: claim) else { return }
           continue
         }
@@ -305,6 +318,49 @@ public final class DurableJobQueue: Sendable {
       } catch {
         await store.release(claim)
         return false
+      }
+    }
+    return true
+  }
+
+  /// Waits until `monitor` no longer says offline, or the job's expiry passed (the send loop
+  /// then ends it), renewing `claim` on a shared store meanwhile; `false` when the queue
+  /// stopped or the claim was lost.
+  private func waitForConnectivity(
+    _ monitor: any ConnectivityMonitor, holding claim: DurableJobClaim
+  ) async -> Bool {
+    let clock = connection.configuration.clock
+    let isShared = store.newJobsCheckInterval != nil
+    let expiresAt = claim.job.constraints.expiresAt
+    while monitor.connectivity.blocksCalls {
+      if let expiresAt, now >= expiresAt { return true }
+      var bound = expiresAt.map { $0.timeIntervalSince(now) } ?? .infinity
+      if isShared { bound = min(bound, claimDuration / 2) }
+      let limit = bound
+      let online = await withTaskGroup(of: Bool.self) { group in
+        group.addTask {
+          for await state in monitor.updates() where !state.blocksCalls { return true }
+          return false
+        }
+        if limit.isFinite {
+          group.addTask {
+            try? await clock.sleep(for: limit)
+            return false
+          }
+        }
+        let first = await group.next() ?? false
+        group.cancelAll()
+        return first
+      }
+      if Task.isCancelled {
+        await store.release(claim)
+        return false
+      }
+      if !online, isShared {
+        do { try await store.renew(claim, for: claimDuration) } catch {
+          await store.release(claim)
+          return false
+        }
       }
     }
     return true

@@ -110,6 +110,11 @@ public struct ConsoleLogger: EventObserver {
         "journal \(repaired.file) repaired: \(repaired.droppedBytes) damaged bytes \(place), "
         + "\(repaired.unreadableRecords) unreadable records dropped"
     case .notice(let notice): return notice.text
+    case .connectivityChanged(let change): return "network \(change.connectivity.rawValue)"
+    case .requestWaitingForConnectivity(let waiting):
+      return
+        "\(subject) attempt \(waiting.attempt) waits for the network, at most "
+        + seconds(waiting.timeLeft)
     }
   }
 

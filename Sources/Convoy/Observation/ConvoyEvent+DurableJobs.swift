@@ -14,6 +14,8 @@ extension ConvoyEvent {
       case stepFinished = "step_finished"
       /// A step failed for now; it is tried again after ``DurableJobChanged/delay``.
       case retrying
+      /// A step waits for the network to come back before it is sent.
+      case waitingForConnectivity = "waiting_for_connectivity"
       /// An upload goes on from where the server has it (``DurableJobChanged/uploadOffset``),
       /// after a restart or a dropped connection.
       case uploadResumed = "upload_resumed"

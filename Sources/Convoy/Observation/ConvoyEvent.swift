@@ -82,6 +82,10 @@ public struct ConvoyEvent: Sendable, Hashable {
     case journalRepaired(JournalRepaired)
     /// Something worth knowing that is not about one call, e.g. a transport fallback.
     case notice(Notice)
+    /// The network went away or came back, as the connection's monitor reads it.
+    case connectivityChanged(ConnectivityChanged)
+    /// A call waits for the network before it is sent.
+    case requestWaitingForConnectivity(RequestWaitingForConnectivity)
   }
 
   /// The stable name of each kind of event. The raw values are the names written by
@@ -129,6 +133,10 @@ public struct ConvoyEvent: Sendable, Hashable {
     case journalRepaired = "durable.journal"
     /// ``Kind/notice(_:)``.
     case notice = "notice"
+    /// ``Kind/connectivityChanged(_:)``.
+    case connectivityChanged = "connectivity.changed"
+    /// ``Kind/requestWaitingForConnectivity(_:)``.
+    case requestWaitingForConnectivity = "request.waitingForConnectivity"
   }
 
   /// The stable name of the event's kind, e.g. `request.created`.
@@ -155,11 +163,14 @@ public struct ConvoyEvent: Sendable, Hashable {
     case .durableJob: .durableJob
     case .journalRepaired: .journalRepaired
     case .notice: .notice
+    case .connectivityChanged: .connectivityChanged
+    case .requestWaitingForConnectivity: .requestWaitingForConnectivity
     }
   }
 
   /// The call the event is about: set for every `request.*`, `response.*`, `decision.*` and
-  /// `websocket.*` event and for `stream.reconnecting`; `nil` for job events and notices.
+  /// `websocket.*` event and for `stream.reconnecting`; `nil` for job events, notices and
+  /// connectivity changes.
   public var call: CallIdentity? {
     switch kind {
     case .requestCreated(let event): event.call
@@ -175,8 +186,9 @@ public struct ConvoyEvent: Sendable, Hashable {
     case .webSocketOpened(let event): event.call
     case .webSocketMessage(let event): event.call
     case .webSocketClosed(let event): event.call
+    case .requestWaitingForConnectivity(let event): event.call
     case .jobStarted, .jobProgress, .jobFinished, .jobFailed, .jobCancelled, .notice,
-      .durableJob, .journalRepaired:
+      .connectivityChanged, .durableJob, .journalRepaired:
       nil
     }
   }

@@ -142,6 +142,12 @@ public final class JSONLinesLogger: EventObserver {
       object["unreadable_records"] = repaired.unreadableRecords
     case .notice(let notice):
       object["reason"] = notice.text
+    case .connectivityChanged(let change):
+      object["connectivity"] = change.connectivity.rawValue
+    case .requestWaitingForConnectivity(let waiting):
+      object["url"] = waiting.url
+      object["attempt"] = waiting.attempt
+      object["time_left_ms"] = milliseconds(waiting.timeLeft)
     }
     return
       (try? JSONSerialization.data(

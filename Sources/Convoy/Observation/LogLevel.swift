@@ -4,7 +4,7 @@ public enum LogLevel: Int, Sendable, Hashable, Comparable, CaseIterable {
   case debug
   /// Calls and jobs starting and ending, answers received.
   case info
-  /// Retries and notices.
+  /// Retries, notices and the network's comings and goings.
   case warning
   /// Failures.
   case error
@@ -20,7 +20,9 @@ public enum LogLevel: Int, Sendable, Hashable, Comparable, CaseIterable {
     case .requestCreated, .responseReceived, .requestFinished, .requestCancelled, .jobStarted,
       .jobFinished, .jobCancelled, .webSocketOpened, .webSocketClosed, .durableJob:
       self = .info
-    case .requestRetried, .streamReconnecting, .notice, .journalRepaired: self = .warning
+    case .requestRetried, .streamReconnecting, .notice, .connectivityChanged,
+      .requestWaitingForConnectivity, .journalRepaired:
+      self = .warning
     case .requestFailed, .jobFailed: self = .error
     }
   }

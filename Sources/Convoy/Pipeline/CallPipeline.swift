@@ -23,11 +23,13 @@ struct CallPipeline: Sendable {
     let decisions: [any ResponseDecision]
     let authentication: (any CallAuthentication)?
     let tracing: (any CallTracing)?
+    let connectivity: (any ConnectivityMonitor)?
 
     init(
       configuration: ServerConfiguration, transport: any HTTPTransport, decoder: JSONDecoder,
       adapters: [any RequestAdapter], decisions: [any ResponseDecision],
-      authentication: (any CallAuthentication)?, tracing: (any CallTracing)?
+      authentication: (any CallAuthentication)?, tracing: (any CallTracing)?,
+      connectivity: (any ConnectivityMonitor)?
     ) {
       self.configuration = configuration
       self.transport = transport
@@ -36,6 +38,7 @@ struct CallPipeline: Sendable {
       self.decisions = decisions
       self.authentication = authentication
       self.tracing = tracing
+      self.connectivity = connectivity
     }
   }
 
@@ -49,6 +52,8 @@ struct CallPipeline: Sendable {
   var authentication: (any CallAuthentication)? { shared.authentication }
   /// Begins a span for every call; `nil` when the connection does not trace its calls.
   var tracing: (any CallTracing)? { shared.tracing }
+  /// Tells whether the network is there; `nil` when the connection has no monitor.
+  var connectivity: (any ConnectivityMonitor)? { shared.connectivity }
   /// Receive every event of every call.
   var observers: [any EventObserver] = []
   /// The job the calls belong to, for events.
@@ -65,11 +70,12 @@ struct CallPipeline: Sendable {
     configuration: ServerConfiguration, transport: any HTTPTransport, decoder: JSONDecoder,
     adapters: [any RequestAdapter], decisions: [any ResponseDecision],
     authentication: (any CallAuthentication)?, tracing: (any CallTracing)? = nil,
-    observers: [any EventObserver] = []
+    connectivity: (any ConnectivityMonitor)? = nil, observers: [any EventObserver] = []
   ) {
     shared = Shared(
       configuration: configuration, transport: transport, decoder: decoder, adapters: adapters,
-      decisions: decisions, authentication: authentication, tracing: tracing)
+      decisions: decisions, authentication: authentication, tracing: tracing,
+      connectivity: connectivity)
     self.observers = observers
   }
 
@@ -170,11 +176,18 @@ struct CallPipeline: Sendable {
     let body = PreparedBody(request.body)
     defer { body.discard() }
     var chain = authenticationDecisions(for: request) + initialChain
+    let waitsForConnectivity = request.waitsForConnectivity ?? configuration.waitsForConnectivity
     while true {
       context.attempt += 1
       context.sentRequest = nil
       // Also after a retry's wait: a call cancelled meanwhile is never sent.
       try Task.checkCancellation(or: .cancelled)
+      if waitsForConnectivity,
+        let monitor = offlineMonitor(for: try? configuration.url(path: request.path))
+      {
+        try await waitForConnectivity(
+          monitor, before: context.attempt, of: request, context: context, events: events)
+      }
       let transportRequest = try await makeTransportRequest(request, body: body, context: &context)
       let remaining = context.deadline.timeIntervalSince(configuration.clock.now)
       guard remaining > 0 else { throw ServerConnectionError.timedOut(context.errorContext()) }
@@ -186,7 +199,20 @@ struct CallPipeline: Sendable {
       case .success(var answer):
         events.metrics.stamp(&answer)
         received = answer
-      case .failure(.transportFailed(let failure, let errorContext)):
+      case .failure(.transportFailed(let reported, let errorContext)):
+        let offline = offlineMonitor(for: sentURL)
+        let failure = offline == nil ? reported : Self.offlineAware(reported)
+        if let offline, waitsForConnectivity || failure.kind == .notConnectedToInternet {
+          // Sending again while offline would fail the same way: the call waits for the
+          // network (then sends at once), or fails now.
+          guard waitsForConnectivity,
+            retriesWhenOnline(after: reported, as: failure, context: &context)
+          else { throw ServerConnectionError.transportFailed(failure, errorContext) }
+          try await waitForConnectivity(
+            offline, before: context.attempt + 1, of: request, context: context,
+            events: events)
+          continue
+        }
         guard
           let delay = context.retryPolicy.delay(
             after: .failure(failure), context: context, now: configuration.clock.now)

@@ -6,12 +6,12 @@ import Foundation
 /// Subscribing and publishing share one lock, so a subscriber sees the current value and then
 /// every later one, in order, never a stale value after a newer one.
 package final class Broadcast<Value: Sendable>: Sendable {
-  private struct State {
+  fileprivate struct State {
     var current: Value
     var subscribers: [UUID: AsyncStream<Value>.Continuation] = [:]
   }
 
-  private let state: Locked<State>
+  fileprivate let state: Locked<State>
   private let bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy
 
   package init(
@@ -44,6 +44,17 @@ package final class Broadcast<Value: Sendable>: Sendable {
   package func publish(_ value: Value) {
     // Yielding never blocks, so it is safe under the lock, and it keeps values in order.
     state.withLock { state in
+      state.current = value
+      for subscriber in state.subscribers.values { subscriber.yield(value) }
+    }
+  }
+}
+
+extension Broadcast where Value: Equatable {
+  /// Publishes `value` unless it is already current: subscribers see changes only.
+  package func publishChange(_ value: Value) {
+    state.withLock { state in
+      guard state.current != value else { return }
       state.current = value
       for subscriber in state.subscribers.values { subscriber.yield(value) }
     }

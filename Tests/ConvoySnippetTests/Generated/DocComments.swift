@@ -99,6 +99,14 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func ServerConnection_Connectivity_9() async throws {
+    #sourceLocation(file: "Sources/Convoy/Connection/ServerConnection+Connectivity.swift", line: 9)
+    for await state in connection.connectivity {
+      print(state == .offline ? "Offline: changes wait for the network" : "Online")
+    }
+    #sourceLocation()
+  }
+
   static func ServerConnection_Operations_23() throws {
     #sourceLocation(file: "Sources/Convoy/Connection/ServerConnection+Operations.swift", line: 23)
     connection.operation(for: ProfileRequest())
@@ -115,10 +123,29 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func ServerConnection_143() async throws {
-    #sourceLocation(file: "Sources/Convoy/Connection/ServerConnection.swift", line: 143)
+  static func ServerConnection_163() async throws {
+    #sourceLocation(file: "Sources/Convoy/Connection/ServerConnection.swift", line: 163)
     let answer = try await connection.execute(UploadPhoto(file: photo)) { progress in
       print(progress)  // "1.5 MB of 10 MB"
+    }
+    #sourceLocation()
+  }
+
+  static func Connectivity_9() async throws {
+    #sourceLocation(file: "Sources/Convoy/Connectivity/Connectivity.swift", line: 9)
+    for await state in connection.connectivity where state == .offline {
+      print("Offline: changes will be sent when the network returns")
+    }
+    #sourceLocation()
+  }
+
+  static func ConnectivityMonitor_13() throws {
+    #sourceLocation(file: "Sources/Convoy/Connectivity/ConnectivityMonitor.swift", line: 13)
+    final class AlwaysOnline: ConnectivityMonitor {
+      var connectivity: Connectivity { .online }
+      func updates() -> AsyncStream<Connectivity> {
+        AsyncStream { continuation in continuation.yield(.online) }
+      }
     }
     #sourceLocation()
   }
@@ -619,11 +646,11 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func RetryPolicy_22() throws {
-    #sourceLocation(file: "Sources/Convoy/Pipeline/Retry/RetryPolicy.swift", line: 22)
+  static func RetryPolicy_27() throws {
+    #sourceLocation(file: "Sources/Convoy/Pipeline/Retry/RetryPolicy.swift", line: 27)
     var configuration = ServerConfiguration.local(port: 8080)
     #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/Pipeline/Retry/RetryPolicy.swift", line: 23)
+    #sourceLocation(file: "Sources/Convoy/Pipeline/Retry/RetryPolicy.swift", line: 28)
     configuration.retryPolicy = RetryPolicy(maximumRetries: 4, baseDelay: 0.2)
     #sourceLocation()
   }
@@ -1025,6 +1052,20 @@ extension DocCommentContext {
         try await socket.send(message)
       }
     })
+    #sourceLocation()
+  }
+
+  static func SimulatedConnectivity_7() throws {
+    #sourceLocation(file: "Sources/ConvoyTesting/SimulatedConnectivity.swift", line: 7)
+    let network = SimulatedConnectivity(.offline)
+    #sourceLocation()
+    #sourceLocation(file: "Sources/ConvoyTesting/SimulatedConnectivity.swift", line: 8)
+    let connection = ServerConnection(
+      configuration: .local(port: 8080), transport: StubTransport { _ in .json([:]) },
+      connectivityMonitor: network)
+    #sourceLocation()
+    #sourceLocation(file: "Sources/ConvoyTesting/SimulatedConnectivity.swift", line: 11)
+    network.goOnline()
     #sourceLocation()
   }
 

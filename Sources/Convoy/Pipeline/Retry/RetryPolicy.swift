@@ -18,6 +18,11 @@ import Foundation
 /// `maximumDelay`, then shortened by a random fraction of at most ``jitter`` so that clients that
 /// failed together do not return together.
 ///
+/// After an attempt that failed while the connection's ``ConnectivityMonitor`` says offline, a
+/// call that waits for connectivity (``ServerConfiguration/waitsForConnectivity``) is sent again
+/// as soon as the network returns instead of after this back-off, still within its deadline and
+/// ``maximumRetries``; one that does not wait is not retried then (it would fail the same way).
+///
 /// ```swift
 /// var configuration = ServerConfiguration.local(port: 8080)
 /// configuration.retryPolicy = RetryPolicy(maximumRetries: 4, baseDelay: 0.2)

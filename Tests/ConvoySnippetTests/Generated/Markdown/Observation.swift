@@ -37,7 +37,7 @@ private struct PlacesRequest: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Observation.md", line: 92)
+#sourceLocation(file: "Docs/Observation.md", line: 94)
 private struct SlowCallReporter: EventObserver {
   var limit: TimeInterval = 2
 
@@ -62,7 +62,7 @@ private func observationStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 68)
+    #sourceLocation(file: "Docs/Observation.md", line: 70)
     let analytics = AnyEventObserver { event in
       switch event.kind {
       case .responseReceived(let response):
@@ -82,10 +82,10 @@ private func observationStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 178)
+    #sourceLocation(file: "Docs/Observation.md", line: 180)
     let answer = try await connection.execute(PlacesRequest())
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 179)
+    #sourceLocation(file: "Docs/Observation.md", line: 181)
     if let metrics = answer.metrics, let transfer = metrics.lastTransfer {
       print("\(metrics.attempts) attempt(s), \(metrics.redirects) redirect(s)")
       print("waited \(metrics.queuedDuration) s for a slot, took \(metrics.duration) s")
@@ -96,34 +96,34 @@ private func observationStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 231)
+    #sourceLocation(file: "Docs/Observation.md", line: 233)
     // The trace of the request this service is handling, from its headers:
     let incoming: HTTPHeaders = ["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"]
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 233)
+    #sourceLocation(file: "Docs/Observation.md", line: 235)
     let trace = TraceContext(headers: incoming) ?? TraceContext.newTrace()
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 234)
+    #sourceLocation(file: "Docs/Observation.md", line: 236)
     let places = try await TraceContext.$current.withValue(trace) {
       try await connection.execute(PlacesRequest())
     }
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 248)
+    #sourceLocation(file: "Docs/Observation.md", line: 250)
     let trace = TraceContext.newTrace()
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 249)
+    #sourceLocation(file: "Docs/Observation.md", line: 251)
     let traced = ServerConnection(
       configuration: .staging,
       adapters: ServerConnection.standardAdapters + [TraceContextAdapter { trace }])
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Observation.md", line: 360)
+    #sourceLocation(file: "Docs/Observation.md", line: 362)
     print(CURLRendering.command(for: urlRequest))
     #sourceLocation()
-    #sourceLocation(file: "Docs/Observation.md", line: 361)
+    #sourceLocation(file: "Docs/Observation.md", line: 363)
     // curl \
     //   -X POST \
     //   -H 'Authorization: <redacted>' \
