@@ -13,6 +13,8 @@ let package = Package(
     .library(name: "ConvoyMetrics", targets: ["ConvoyMetrics"]),
     .library(name: "ConvoyTracing", targets: ["ConvoyTracing"]),
     .library(name: "ConvoyPostgres", targets: ["ConvoyPostgres"]),
+    // Not for apps: the process the PostgreSQL store's tests start twice and kill one of.
+    .executable(name: "convoy-queue-worker", targets: ["ConvoyQueueWorker"]),
   ],
   dependencies: [
     // Named, because a path dependency is otherwise known by its folder (wt-observability, ...).
@@ -47,6 +49,13 @@ let package = Package(
         .product(name: "Convoy", package: "Convoy"),
         .product(name: "PostgresNIO", package: "postgres-nio"),
         .product(name: "Logging", package: "swift-log"),
+      ]),
+    .executableTarget(
+      name: "ConvoyQueueWorker",
+      dependencies: [
+        "ConvoyPostgres",
+        .product(name: "Convoy", package: "Convoy"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
       ]),
     .testTarget(
       name: "ConvoyIntegrationsTests",
