@@ -187,7 +187,7 @@ public final class PostgresJobStore: DurableJobStore {
 
   /// Deletes the finished job's row.
   public func forgetOutcome(of id: UUID) async throws {
-    try await storage {
+    _ = try await storage {
       try await client.query(
         "DELETE FROM \(unescaped: tableName) WHERE id = \(id) AND outcome IS NOT NULL")
     }
@@ -265,39 +265,6 @@ public final class PostgresJobStore: DurableJobStore {
     }
   }
 
-  static func createTable(_ table: String) -> PostgresQuery {
-    """
-    CREATE TABLE IF NOT EXISTS \(unescaped: table) (
-      id uuid PRIMARY KEY,
-      accepted_order bigserial NOT NULL,
-      job jsonb NOT NULL,
-      next_step integer NOT NULL DEFAULT 0,
-      attempts integer NOT NULL DEFAULT 0,
-      claim_token uuid,
-      claim_expires_at timestamptz,
-      outcome jsonb,
-      finished_at timestamptz)
-    """
-  }
-
-  /// The claim's lookup reads only unfinished rows, oldest first.
-  static func createIndex(_ table: String) -> PostgresQuery {
-    """
-    CREATE INDEX IF NOT EXISTS \(unescaped: table)_unfinished
-    ON \(unescaped: table) (accepted_order) WHERE outcome IS NULL
-    """
-  }
-
-  static func isPlainIdentifier(_ name: String) -> Bool {
-    guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
-      name.utf8.count <= maximumTableNameLength
-    else { return false }
-    return name.utf8.allSatisfy { byte in
-      (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
-    }
-  }
-
   // MARK: - Encoding and failures
 
   private func encode(_ value: some Encodable) throws -> String {
@@ -329,27 +296,6 @@ public final class PostgresJobStore: DurableJobStore {
       return try body()
     } catch {
       throw Self.storageError(error)
-    }
-  }
-
-  private static func storageError(_ error: any Error) -> any Error {
-    switch error {
-    case is DurableJobQueueError, is CancellationError:
-      return error
-    case let error as PSQLError:
-      let state = error.serverInfo?[.sqlState].map { " (\($0))" } ?? ""
-      let message = error.serverInfo?[.message] ?? "\(error.code)"
-      return DurableJobQueueError(.storage, detail: "PostgreSQL: \(message)\(state)")
-    case let error as PostgresTransactionError:
-      let cause = error.closureError ?? error.beginError ?? error.commitError ?? error
-      return cause is PostgresTransactionError
-        ? DurableJobQueueError(.storage, detail: "PostgreSQL transaction failed")
-        : storageError(cause)
-    case let error as PostgresDecodingError:
-      return DurableJobQueueError(
-        .storage, detail: "PostgreSQL: a column did not decode (\(error.code))")
-    default:
-      return DurableJobQueueError(.storage, detail: "\(error)")
     }
   }
 }
