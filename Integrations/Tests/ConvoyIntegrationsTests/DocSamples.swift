@@ -1,13 +1,15 @@
 import Convoy
 import ConvoyLogging
 import ConvoyMetrics
+import ConvoyPostgres
 import ConvoyTracing
 import Foundation
 import Logging
+import PostgresNIO
 import Testing
 import Tracing
 
-// The Integrations samples of Docs/Observation.md, compiled here: each block whose fence says
+// The Integrations samples of Docs/Observation.md and Docs/DurableJobs.md, compiled here: each block whose fence says
 // "compiled by the Integrations package's tests" is one function below, its body the block as it
 // stands (DocSamplesTests checks that they match).
 
@@ -46,21 +48,45 @@ private func tracingSample(connection: ServerConnection) async throws {
   _ = places
 }
 
+private struct PlaceOrder: DurableRequest {
+  static let durableName = "place-order"
+  typealias Response = EmptyResponse
+  let itemID: Int
+  var method: HTTPMethod { .post }
+  var path: String { "orders" }
+}
+
+private func postgresStoreSample(connection: ServerConnection, password: String) async throws {
+  let client = PostgresClient(
+    configuration: .init(
+      host: "db.internal", username: "shop", password: password, database: "shop",
+      tls: .require(.makeClientConfiguration())))
+  let running = Task { await client.run() }
+  let store = try PostgresJobStore(client: client, tableName: "shop_jobs")
+  let queue = DurableJobQueue(connection: connection, store: store, claimDuration: 30)
+  queue.register(PlaceOrder.self)
+  try await queue.start()
+  try await queue.add(DurableJob(steps: [.request(PlaceOrder(itemID: 7))]))
+  queue.stop()
+  running.cancel()
+}
+
 @Suite struct DocSamplesTests {
   private static let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
-  /// Every block of Docs/Observation.md that says it is compiled here is, line for line.
-  @Test func theDocsIntegrationSamplesAreTheOnesCompiledHere() throws {
+  /// Every block of the docs that says it is compiled here is, line for line.
+  @Test(arguments: [("Docs/Observation.md", 3), ("Docs/DurableJobs.md", 1)])
+  func theDocsIntegrationSamplesAreTheOnesCompiledHere(path: String, count: Int) throws {
     let document = try String(
-      contentsOf: Self.root.appendingPathComponent("Docs/Observation.md"), encoding: .utf8)
+      contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
     let compiled = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
     let fence = "```swift no-compile: compiled by the Integrations package's tests"
     let blocks = document.components(separatedBy: fence).dropFirst().map { rest in
       rest.components(separatedBy: "\n```").first?.split(separator: "\n").dropFirst() ?? []
     }
-    #expect(blocks.count == 3)
+    #expect(blocks.count == count)
     for block in blocks {
       let lines = block.map { $0.trimmingCharacters(in: .whitespaces) }
       let text = lines.joined(separator: "\n")
