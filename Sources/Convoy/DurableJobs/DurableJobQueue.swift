@@ -256,9 +256,10 @@ public final class DurableJobQueue: Sendable {
                 .init(jobID: job.id, change: change, step: stepIndex, uploadOffset: offset)))
           })
         do {
-          try await sender.send(step, context)
+          try await whileRenewing(claim) { try await sender.send(step, context) }
         } catch {
           if Task.isCancelled || error.isCancellation { return await store.release(claim) }
+          if let lost = error as? DurableJobQueueError, lost.kind == .claimLost { throw lost }
           let category = ErrorMessageProvider.category(of: error)
           attempts += 1
           guard Self.transientCategories.contains(category),
@@ -302,6 +303,28 @@ public final class DurableJobQueue: Sendable {
       // again on the next start. Its steps carry their idempotency keys either way.
       emit(.notice(.init("durable job \(job.id.uuidString.lowercased()) let go: \(error)")))
       await store.release(claim)
+    }
+  }
+
+  /// Runs `body` (a step being sent), renewing `claim` every half claim on a shared store, so
+  /// that a step slower than ``claimDuration`` is not taken up by another process meanwhile.
+  /// A renewal that finds the claim lost cancels the step and throws.
+  private func whileRenewing(
+    _ claim: DurableJobClaim, _ body: @escaping @Sendable () async throws -> Void
+  ) async throws {
+    guard store.newJobsCheckInterval != nil else { return try await body() }
+    let (clock, store, claimDuration) = (connection.configuration.clock, store, claimDuration)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask { try await body() }
+      group.addTask {
+        while true {
+          try await clock.sleep(for: claimDuration / 2)
+          try await store.renew(claim, for: claimDuration)
+        }
+      }
+      // The step ends first (renewals go on for ever), unless a renewal failed.
+      try await group.next()
+      group.cancelAll()
     }
   }
 

@@ -79,6 +79,8 @@ private final class SharedStore: DurableJobStore, @unchecked Sendable {
 
   func outcomes() async throws -> [DurableJobOutcome] { lock.withLock { finished } }
   var finishedJobs: [UUID] { lock.withLock { finished.map(\.jobID) } }
+  /// The failed attempts recorded for the first job: once one is, its sending is over.
+  var firstJobAttempts: Int { lock.withLock { jobs.first?.attempts ?? 0 } }
   func forgetOutcome(of id: UUID) async throws {
     lock.withLock { finished.removeAll { $0.jobID == id } }
   }
@@ -102,6 +104,7 @@ private struct Ping: DurableRequest {
     var configuration = ServerConfiguration.local(port: 8080)
     configuration.clock = clock
     configuration.retryPolicy = .never
+    configuration.timeout = 600
     let queue = DurableJobQueue(
       connection: ServerConnection(configuration: configuration, transport: transport),
       store: store, claimDuration: 60)
@@ -118,6 +121,8 @@ private struct Ping: DurableRequest {
       try DurableJob(
         steps: [.request(Ping())],
         constraints: DurableJobConstraints(baseDelay: 200, maximumDelay: 200)))
+    // The attempt is over (its in-flight renewal timer gone) before the back-off is driven.
+    #expect(await eventually { store.firstJobAttempts == 1 })
     // The back-off of 200 s is slept in parts of half a claim (30 s), each followed by a renewal.
     for _ in 0..<3 {
       #expect(await clock.waitForWakeUp(in: 30))
@@ -136,6 +141,8 @@ private struct Ping: DurableRequest {
       try DurableJob(
         steps: [.request(Ping())],
         constraints: DurableJobConstraints(baseDelay: 200, maximumDelay: 200)))
+    // The attempt is over (its in-flight renewal timer gone) before the back-off is driven.
+    #expect(await eventually { store.firstJobAttempts == 1 })
     #expect(await clock.waitForWakeUp(in: 30))
     store.losesClaimOnRenewal = true
     clock.advance(by: 30)
@@ -156,6 +163,39 @@ private struct Ping: DurableRequest {
     store.addBehindTheQueuesBack(job)
     clock.advance(by: 5)
     #expect(await eventually { store.finishedJobs == [job.id] })
+    #expect(transport.requests.count == 1)
+    queue.stop()
+  }
+
+  @Test func aStepInFlightLongerThanHalfAClaimRenewsIt() async throws {
+    let store = SharedStore()
+    let clock = TestClock()
+    let (queue, _) = queue(on: store, clock: clock, answer: .delayed(100, .status(204)))
+    try await queue.start()
+    try await queue.add(try DurableJob(steps: [.request(Ping())]))
+    for _ in 0..<3 {
+      #expect(await clock.waitForWakeUp(in: 30))
+      clock.advance(by: 30)
+    }
+    #expect(await eventually { store.renewals == 3 })
+    clock.advance(by: 10)
+    #expect(await eventually { store.finishedJobs.count == 1 })
+    queue.stop()
+  }
+
+  @Test func aStepInFlightWhoseClaimWasLostIsCancelledAndTheJobLetGo() async throws {
+    let store = SharedStore()
+    let clock = TestClock()
+    let (queue, transport) = queue(on: store, clock: clock, answer: .delayed(100, .status(204)))
+    try await queue.start()
+    try await queue.add(try DurableJob(steps: [.request(Ping())]))
+    #expect(await clock.waitForWakeUp(in: 30))
+    store.losesClaimOnRenewal = true
+    clock.advance(by: 30)
+    #expect(await eventually { store.renewals == 1 })
+    clock.advance(by: 100)
+    #expect(store.finishedJobs.isEmpty)
+    #expect(try await store.unfinishedJobs().count == 1)
     #expect(transport.requests.count == 1)
     queue.stop()
   }
