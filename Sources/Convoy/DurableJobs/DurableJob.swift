@@ -35,6 +35,13 @@ public struct DurableJobStep: Sendable, Hashable, Codable {
   /// once (draft-ietf-httpapi-idempotency-key-header).
   public let idempotencyKey: String?
 
+  /// The step's request decoded as `type`, or `nil` when it holds another kind of request: for
+  /// showing what waits in a queue.
+  public func request<Request: DurableRequest>(as type: Request.Type) -> Request? {
+    guard requestName == Request.durableName else { return nil }
+    return try? JSONDecoder().decode(Request.self, from: request)
+  }
+
   /// The step that sends `request`.
   ///
   /// - Throws: `EncodingError` when the request cannot be encoded.

@@ -173,6 +173,11 @@ public final class DurableJobQueue: Sendable {
     return stream
   }
 
+  /// The outcomes kept so far, those of earlier runs of the app too, until forgotten.
+  public func keptOutcomes() async throws -> [DurableJobOutcome] {
+    try await store.outcomes()
+  }
+
   /// Drops the kept outcome of job `id`: the app has acted on it.
   public func forgetOutcome(of id: UUID) async throws {
     try await store.forgetOutcome(of: id)

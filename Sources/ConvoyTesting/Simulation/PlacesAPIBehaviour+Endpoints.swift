@@ -71,6 +71,23 @@ extension PlacesAPIBehaviour {
     return .json(["bytes": request.body.count, "sha256": digest] as [String: Any], status: 201)
   }
 
+  /// `POST v2/places/{id}/notes`: `{"text": …}` → 201 `{"id", "place", "text"}`, honouring
+  /// `Idempotency-Key` (``SimulatedNotes``).
+  func postNote(_ request: StubRequest) -> StubAnswer {
+    guard let id = request.pathParameters["id"].flatMap(Int.init),
+      SimulatedPlacesAPI.places.contains(where: { $0.id == id })
+    else {
+      return .json(["error": true, "reason": "There is no such place."], status: 404)
+    }
+    guard
+      let object = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any],
+      let text = object["text"] as? String, !text.isEmpty
+    else {
+      return .json(["error": true, "reason": "A note needs a text."], status: 400)
+    }
+    return notes.post(place: id, text: text, idempotencyKey: request.header("Idempotency-Key"))
+  }
+
   private func tokens(for subject: String) -> StubAnswer {
     let issued = now()
     let access = SimulatedToken(

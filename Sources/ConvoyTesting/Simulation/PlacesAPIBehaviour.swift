@@ -12,6 +12,8 @@ struct PlacesAPIBehaviour: Sendable {
   var photoBytesPerSecond: Int?
   var feedInterval: TimeInterval = 1
   var feedEventsPerConnection = 5
+  /// The notes posted, and the idempotency keys honoured.
+  var notes = SimulatedNotes()
   /// Whether the first authenticated call was refused yet (the token scenarios refuse it once).
   private let hasRefusedFirstCall = Locked(false)
   /// Whether the feed's first reconnection was refused yet (the token scenarios refuse it too,
@@ -41,6 +43,9 @@ struct PlacesAPIBehaviour: Sendable {
     }
     route(.post, "v2/uploads", in: routes) { behaviour, request in
       behaviour.authenticated(request) { behaviour.receiveUpload(request) }
+    }
+    route(.post, "v2/places/{id}/notes", in: routes) { behaviour, request in
+      behaviour.authenticated(request) { behaviour.postNote(request) }
     }
     registerStreams(in: routes)
   }

@@ -26,6 +26,9 @@ import Foundation
 ///   `application/octet-stream`) with `ETag` and `Accept-Ranges: bytes`; `Range: bytes=N-` (or
 ///   `N-M`) is answered 206 with `Content-Range` unless `If-Range` names another entity tag,
 ///   which gets the whole photo with 200. Paced to ``photoBytesPerSecond`` when set.
+/// - `POST v2/places/{id}/notes`: needs the token; JSON `{"text"}` → 201 `{"id", "place",
+///   "text"}`. A request with an `Idempotency-Key` already used gets the first answer again,
+///   with `Idempotent-Replayed: true`, and creates nothing (``SimulatedNotes``).
 /// - `GET v2/updates`: the live feed of place updates as server-sent events
 ///   (`text/event-stream`): `retry:` with the feed's interval, the first event within 0.2 s, then
 ///   one every ``feedInterval``, each with an `id:` and `event: place-update`; the connection is
@@ -95,11 +98,14 @@ public final class SimulatedPlacesAPI: HTTPTransport {
   ///   - clock: The time the simulator reads and waits on; real time by default. A test gives
   ///     it a `TestClock` to expire tokens and to release slow answers, paced pieces and feed
   ///     events by advancing the clock.
+  ///   - notes: Where posted notes and their idempotency keys are kept; in memory by default,
+  ///     a ``SimulatedNotes`` with a file to remember them across processes.
   public init(
     scenario: SimulationScenario = .happy, accessTokenLifetime: TimeInterval = 300,
     refreshTokenLifetime: TimeInterval = 30 * 24 * 3_600, slowDelay: TimeInterval = 1.5,
     photoBytesPerSecond: Int? = nil, feedInterval: TimeInterval = 1,
-    feedEventsPerConnection: Int = 5, clock: any ConvoyClock = .system
+    feedEventsPerConnection: Int = 5, clock: any ConvoyClock = .system,
+    notes: SimulatedNotes = SimulatedNotes()
   ) {
     self.scenario = scenario
     self.accessTokenLifetime = accessTokenLifetime
@@ -119,6 +125,7 @@ public final class SimulatedPlacesAPI: HTTPTransport {
     behaviour.photoBytesPerSecond = photoBytesPerSecond
     behaviour.feedInterval = feedInterval
     behaviour.feedEventsPerConnection = self.feedEventsPerConnection
+    behaviour.notes = notes
     behaviour.register(in: routes)
     self.behaviour = behaviour
     live = SimulatedLiveChannel(behaviour: behaviour)

@@ -11,7 +11,7 @@ enum Commands {
   static let all: [any Command.Type] = [
     LoginCommand.self, PlacesCommand.self, PlaceCommand.self, DownloadCommand.self,
     UploadCommand.self,
-    WatchCommand.self, LiveCommand.self, WhoamiCommand.self,
+    WatchCommand.self, LiveCommand.self, QueueCommand.self, WhoamiCommand.self,
     LogoutCommand.self, EnvironmentsCommand.self, HelpCommand.self,
   ]
 

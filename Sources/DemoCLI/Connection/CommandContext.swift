@@ -58,19 +58,23 @@ struct CommandContext: Sendable {
   ///     not, so that a saved session that cannot be read never stands in its way.
   ///   - observers: Observers besides the `--verbose` log, e.g. `watch`'s reconnection notes.
   ///   - photoBytesPerSecond: The simulated photo's pace (`download --rate`).
+  ///   - network: The simulated network (`queue --offline`): its monitor tells the connection
+  ///     whether the network is there, and calls fail while it is not.
   func connection(
     restoringSession: Bool = true, observers: [any EventObserver] = [],
-    photoBytesPerSecond: Int? = nil
+    photoBytesPerSecond: Int? = nil, network: SimulatedNetwork? = nil
   ) throws -> ServerConnection {
     let entry = try environment()
     let store = try sessionStore()
     // DEMOCLI_SLOW_DELAY stretches the `slow` scenario's answers, for tests that must interrupt
     // a request in flight on a machine too busy to do it within the default 1.5 seconds.
     let slowDelay = environmentVariables["DEMOCLI_SLOW_DELAY"].flatMap(TimeInterval.init) ?? 1.5
-    let transport: (any HTTPTransport)? = options.scenario.map {
+    var transport: (any HTTPTransport)? = options.scenario.map {
       SimulatedPlacesAPI(
-        scenario: $0, slowDelay: slowDelay, photoBytesPerSecond: photoBytesPerSecond)
+        scenario: $0, slowDelay: slowDelay, photoBytesPerSecond: photoBytesPerSecond,
+        notes: SimulatedNotes(fileURL: simulatedNotesFile))
     }
+    if let network, let simulated = transport { transport = network.gate(simulated) }
     if let eventLog {
       let simulation = options.scenario.map { " (simulated, scenario \($0.rawValue))" } ?? ""
       eventLog.receive(
@@ -85,9 +89,17 @@ struct CommandContext: Sendable {
         authentication: standardClient.map { AuthenticationConfiguration(client: $0) }
           ?? SimulatedPlacesAPI.authentication),
       transport: transport, sessionStore: store,
-      observers: verboseObservers + observers)
+      observers: verboseObservers + observers, connectivityMonitor: network?.connectivity)
     if restoringSession { try connection.restoreSession() }
     return connection
+  }
+
+  /// Where the simulator keeps the notes it was sent, so that it remembers them (and the
+  /// idempotency keys it honoured) from one democli run to the next, as a real server would.
+  var simulatedNotesFile: URL {
+    FileSessionStore.stateDirectory(environmentVariables: environmentVariables)
+      .appendingPathComponent(Self.applicationName, isDirectory: true)
+      .appendingPathComponent("simulated-notes.json")
   }
 
   /// The `--verbose` log and, in text mode, a timing line per call.

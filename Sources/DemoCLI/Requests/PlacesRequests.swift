@@ -76,3 +76,23 @@ struct UploadReceipt: Decodable, Sendable {
   var bytes: Int64
   var sha256: String
 }
+
+/// `POST v2/places/{id}/notes`: a note about a place, kept by `democli queue` until delivered.
+struct PostNoteRequest: DurableRequest {
+  static let durableName = "democli.post-note"
+  typealias Response = JSONResponse<PostedNote>
+  var place: Int
+  var text: String
+
+  var method: HTTPMethod { .post }
+  var path: String { "v2/places/\(place)/notes" }
+  var body: RequestBody? { .json(["text": text]) }
+  var authenticationRequirement: AuthenticationRequirement { .accessToken }
+}
+
+/// A note as the Places API answers it.
+struct PostedNote: Codable, Sendable, Hashable {
+  var id: Int
+  var place: Int
+  var text: String
+}

@@ -87,6 +87,12 @@ final class RunningDemoCLI: Sendable {
     kill(process.processIdentifier, SIGINT)
   }
 
+  /// Sends SIGKILL: the process dies at once, as an app the system kills, with no chance to
+  /// clean up.
+  func killAtOnce() {
+    kill(process.processIdentifier, SIGKILL)
+  }
+
   /// Waits until `condition` holds for standard error, for at most `limit` seconds.
   func waitForStderr(
     _ limit: TimeInterval = 10, until condition: @Sendable (String) -> Bool

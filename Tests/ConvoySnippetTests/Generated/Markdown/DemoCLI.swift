@@ -10,7 +10,7 @@ import Foundation
   import FoundationNetworking
 #endif
 
-#sourceLocation(file: "Docs/DemoCLI.md", line: 149)
+#sourceLocation(file: "Docs/DemoCLI.md", line: 150)
 private func followLive(_ connection: ServerConnection) async throws {
   let socket = try await connection.webSocket(
     WebSocketEndpoint(path: "v2/updates/live", requiresAuthentication: true))
