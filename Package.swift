@@ -34,6 +34,8 @@ let package = Package(
     .executableTarget(name: "DemoCLI", dependencies: ["Convoy", "ConvoyTesting"]),
     // Speed is measured here, in release builds, never in timed tests: `swift run -c release convoy-benchmarks`.
     .executableTarget(name: "ConvoyBenchmarks", dependencies: ["Convoy", "ConvoyTesting"]),
+    // Killed at random moments by the durable queue's crash tests; not a product.
+    .executableTarget(name: "QueueCrashWorker", dependencies: ["Convoy"]),
     .testTarget(
       name: "ConvoyTests",
       dependencies: ["Convoy", "ConvoyTesting", "ConvoyExpectations", "ConvoyTestSupport"]),

@@ -233,7 +233,7 @@ public final class DurableJobQueue: Sendable {
           return try await finish(claim, .expired)
         }
         let step = job.steps[nextStep]
-        if job.constraints.needsConnectivity,
+        if job.constraints.needsConnectivity, serverNeedsTheNetwork,
           let monitor = connection.connectivityMonitor, monitor.connectivity.blocksCalls
         {
           emit(.durableJob(.init(jobID: job.id, change: .waitingForConnectivity, step: nextStep)))
@@ -288,7 +288,7 @@ public final class DurableJobQueue: Sendable {
                 jobID: job.id, change: .retrying, step: nextStep, attempts: attempts,
                 delay: delay, errorCategory: category)))
           // Offline: the network's return, not a timer, says when to try again.
-          if category == .offline, job.constraints.needsConnectivity,
+          if category == .offline, job.constraints.needsConnectivity, serverNeedsTheNetwork,
             connection.connectivityMonitor?.connectivity.blocksCalls == true
           {
             continue
@@ -400,6 +400,12 @@ public final class DurableJobQueue: Sendable {
   ]
 
   private var now: Date { connection.configuration.clock.now }
+
+  /// Whether reaching the server takes the network: a server on this machine (`localhost`,
+  /// `127.0.0.0/8`, `::1`) is reached without one, so steps never wait for it, as calls do not.
+  private var serverNeedsTheNetwork: Bool {
+    URLOrigin(connection.configuration.baseURL)?.isLoopback != true
+  }
 
   /// Ends the claimed job with `ending`: kept by the store, handed to the outcome readers, and
   /// reported.

@@ -15,6 +15,7 @@ enum Peer: String, CaseIterable, Sendable {
   case proxyPy = "proxy.py"
   case websockets
   case tuspyserver
+  case fastapi = "FastAPI on uvicorn"
   case nginx
 
   /// Whether the peer can be started here (always `true` when peers are required, so that a
@@ -39,6 +40,7 @@ enum Peer: String, CaseIterable, Sendable {
     case .proxyPy: ["proxy"]
     case .websockets: ["websockets", "trustme"]
     case .tuspyserver: ["tuspyserver", "fastapi", "uvicorn"]
+    case .fastapi: ["fastapi", "uvicorn"]
     case .nginx: nil
     }
   }

@@ -19,12 +19,13 @@ private struct Report: DurableRequest {
   private let network = SimulatedConnectivity(.offline)
 
   private func queue(
-    events: Recorder<ConvoyEvent>, answer: @escaping @Sendable (TransportRequest) -> StubAnswer
+    events: Recorder<ConvoyEvent>, baseURL: String = "https://api.example.com/",
+    answer: @escaping @Sendable (TransportRequest) -> StubAnswer
   ) -> (DurableJobQueue, StubTransport) {
     let transport = StubTransport(respond: answer)
     transport.clock = clock
     var configuration = ServerConfiguration(
-      environment: .staging, baseURL: URL(string: "https://api.example.com/")!)
+      environment: .staging, baseURL: URL(string: baseURL)!)
     configuration.clock = clock
     configuration.retryPolicy = .never
     let queue = DurableJobQueue(
@@ -112,5 +113,36 @@ private struct Report: DurableRequest {
     #expect(constraints.maximumAttempts == 3)
     #expect(constraints.needsConnectivity)
     #expect(constraints.expiresAt == nil)
+  }
+
+  @Test func stoppingAQueueThatWaitsForTheNetworkKeepsTheJobForTheNextStart() async throws {
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let events = Recorder<ConvoyEvent>()
+    let (first, transport) = queue(events: events) { _ in .status(201) }
+    try await first.start()
+    let job = try DurableJob(steps: [.request(Report())])
+    try await first.add(job)
+    #expect(await eventually { changes(events).contains(.waitingForConnectivity) })
+    first.stop()
+    network.goOnline()
+    #expect(transport.requests.isEmpty)
+    let (second, _) = queue(events: events) { _ in .status(201) }
+    try await second.start()
+    #expect(await outcome(of: second)?.jobID == job.id)
+    second.stop()
+  }
+
+  @Test func aServerOnThisMachineNeedsNoNetwork() async throws {
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let events = Recorder<ConvoyEvent>()
+    let (queue, transport) = queue(events: events, baseURL: "http://127.0.0.1:8080/") { _ in
+      .status(201)
+    }
+    try await queue.start()
+    try await queue.add(try DurableJob(steps: [.request(Report())]))
+    #expect(await outcome(of: queue)?.ending == .succeeded)
+    #expect(transport.requests.count == 1)
+    #expect(!changes(events).contains(.waitingForConnectivity))
+    queue.stop()
   }
 }

@@ -124,4 +124,32 @@ import Testing
     #expect(failure?.operation == "append")
     #expect(try RecordJournal.open(at: file).records.isEmpty)
   }
+
+  @Test func aBitFlippedAtAnyByteLosesNoIntactRecord() throws {
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let whole = try written(payloads)
+    let starts = payloads.indices.map { index in
+      RecordJournal.header.count
+        + payloads.prefix(index).map { RecordJournal.encode($0).count }.reduce(0, +)
+    }
+    for position in 0..<whole.count {
+      for bit in [0, 7] {
+        var damaged = whole
+        damaged[position] ^= UInt8(1 << bit)
+        try damaged.write(to: file)
+        guard position >= RecordJournal.header.count else {
+          // The header: the file is no journal any more, and is refused, not rewritten.
+          #expect(throws: RecordJournal.Failure.self) { try RecordJournal.open(at: file) }
+          #expect(try Data(contentsOf: file) == damaged)
+          continue
+        }
+        let records = try RecordJournal.open(at: file).records
+        // Only the record holding the flipped byte is lost; every other one is read back.
+        let hit = starts.lastIndex { $0 <= position } ?? 0
+        var expected = payloads
+        expected.remove(at: hit)
+        #expect(records == expected, "bit \(bit) of byte \(position)")
+      }
+    }
+  }
 }

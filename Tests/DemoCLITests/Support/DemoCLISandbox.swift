@@ -1,3 +1,4 @@
+import ConvoyTestSupport
 import Foundation
 import Testing
 
@@ -80,23 +81,5 @@ final class DemoCLISandbox: Sendable {
 
 /// The democli executable SwiftPM built next to the test bundle.
 enum DemoCLIBinary {
-  static func url() throws -> URL {
-    let directories =
-      [Bundle.main.executableURL?.deletingLastPathComponent()]
-      + Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }
-      .map { $0.bundleURL.deletingLastPathComponent() }
-    for case let directory? in directories {
-      let candidate = directory.appendingPathComponent("democli")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    }
-    throw BinaryMissing(searched: directories.compactMap { $0?.path })
-  }
-
-  struct BinaryMissing: Error, CustomStringConvertible {
-    var searched: [String]
-    var description: String {
-      "democli was not built next to the tests (looked in \(searched)); `swift test` builds it, "
-        + "or run `swift build --product democli` first"
-    }
-  }
+  static func url() throws -> URL { try BuiltExecutable.url(named: "democli") }
 }

@@ -65,7 +65,7 @@ private func durableJobsStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/DurableJobs.md", line: 89)
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 90)
     for await outcome in queue.outcomes() {
       switch outcome.ending {
       case .succeeded: print("job \(outcome.jobID) done")
@@ -77,7 +77,7 @@ private func durableJobsStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/DurableJobs.md", line: 142)
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 143)
     let upload = try DurableJob(
       steps: [
         .resumableUpload(
@@ -86,12 +86,12 @@ private func durableJobsStatements() async throws {
         .request(PlaceOrder(itemID: 7)),
       ])
     #sourceLocation()
-    #sourceLocation(file: "Docs/DurableJobs.md", line: 149)
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 150)
     try await queue.add(upload)
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/DurableJobs.md", line: 182)
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 183)
     let shared = DurableJobQueue(
       connection: connection, store: JournalJobStore(fileURL: URL(fileURLWithPath: "/tmp/jobs.journal")),
       claimDuration: 30)

@@ -208,6 +208,33 @@ private final class ThumbnailOperation: ResultOperation<Image>, @unchecked Senda
 }
 #sourceLocation()
 
+#sourceLocation(file: "Docs/Jobs.md", line: 285)
+/// Placing an order: a `POST`, so the queue gives it an `Idempotency-Key`.
+private struct PlaceOrderRequest: DurableRequest {
+  static let durableName = "place-order"
+  typealias Response = EmptyResponse
+  let itemID: Int
+  var method: HTTPMethod { .post }
+  var path: String { "orders" }
+  var body: RequestBody? { .json(["item": itemID]) }
+}
+#sourceLocation()
+
+#sourceLocation(file: "Docs/Jobs.md", line: 295)
+private func placeOrderEvenOffline(itemID: Int, on connection: ServerConnection) async throws {
+  let queue = DurableJobQueue(connection: connection, applicationName: "shop")
+  queue.register(PlaceOrderRequest.self)
+  try await queue.start()
+  // Durable once this returns: the order goes out when the network is there, in this run of
+  // the app or the next.
+  try await queue.add(DurableJob(steps: [.request(PlaceOrderRequest(itemID: itemID))]))
+  for await outcome in queue.outcomes() {
+    if case .failed(_, _, let message) = outcome.ending { print(message) }
+    try await queue.forgetOutcome(of: outcome.jobID)
+  }
+}
+#sourceLocation()
+
 private func jobsStatements() async throws {
   do {
     #sourceLocation(file: "Docs/Jobs.md", line: 100)
