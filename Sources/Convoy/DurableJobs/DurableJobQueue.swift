@@ -201,18 +201,39 @@ public final class DurableJobQueue: Sendable {
         await send(claim)
         continue
       }
-      if let interval = store.newJobsCheckInterval {
-        do { try await clock.sleep(for: interval) } catch { return }
+      guard let interval = store.newJobsCheckInterval else {
+        await waitForAdd()
         continue
       }
+      // A shared store: other processes add jobs too, so look again after `interval`, or as
+      // soon as this process adds one.
+      await withTaskGroup(of: Void.self) { group in
+        group.addTask { await self.waitForAdd() }
+        group.addTask { try? await clock.sleep(for: interval) }
+        await group.next()
+        group.cancelAll()
+      }
+    }
+  }
+
+  /// Waits until ``add(_:)`` adds a job (or added one since the runner last looked), the queue
+  /// stops, or the task is cancelled.
+  private func waitForAdd() async {
+    await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         let hasWork = state.withLock { state in
-          guard !state.jobsAdded, state.isStarted else { return true }
+          guard !state.jobsAdded, state.isStarted, state.idleRunner == nil else { return true }
           state.idleRunner = continuation
           return false
         }
         if hasWork { continuation.resume() }
       }
+    } onCancel: {
+      let idle = state.withLock { state in
+        defer { state.idleRunner = nil }
+        return state.idleRunner
+      }
+      idle?.resume()
     }
   }
 
@@ -304,10 +325,12 @@ public final class DurableJobQueue: Sendable {
       }
       try await finish(claim, .succeeded)
     } catch {
-      // The store failed or the claim was lost: another process has the job, or it is taken up
-      // again on the next start. Its steps carry their idempotency keys either way.
+      // The store failed or the claim was lost: another process has the job, or it is claimed
+      // again after a pause (a store that cannot write, such as a full disk, must not make the
+      // queue send the same step in a loop). Its steps carry their idempotency keys either way.
       emit(.notice(.init("durable job \(job.id.uuidString.lowercased()) let go: \(error)")))
       await store.release(claim)
+      try? await connection.configuration.clock.sleep(for: Self.pauseAfterStoreFailure)
     }
   }
 
@@ -393,6 +416,9 @@ public final class DurableJobQueue: Sendable {
     }
     return true
   }
+
+  /// How long the queue waits before it claims again after its store failed.
+  private static let pauseAfterStoreFailure: TimeInterval = 5
 
   /// Failures that say "not now" rather than "no": the job waits and tries again.
   private static let transientCategories: Set<ErrorCategory> = [

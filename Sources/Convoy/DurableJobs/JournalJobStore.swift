@@ -92,9 +92,13 @@ public final class JournalJobStore: DurableJobStore {
       repair: repair)
   }
 
-  /// Writes the job to the journal.
+  /// Writes the job to the journal; refuses one it holds already, unfinished or with its
+  /// outcome kept.
   public func accept(_ job: DurableJob) async throws {
-    let known = state.withLock { $0.pending.contains { $0.job.id == job.id } }
+    let known = state.withLock { state in
+      state.pending.contains { $0.job.id == job.id }
+        || state.outcomes.contains { $0.jobID == job.id }
+    }
     guard !known else { throw DurableJobQueueError(.duplicateJob(job.id)) }
     try write(.accepted(job))
     state.withLock { $0.pending.append(Pending(job: job)) }

@@ -335,4 +335,18 @@ private func outcomes(of queue: DurableJobQueue, count: Int) async -> [DurableJo
     try await second.start()
     second.stop()
   }
+
+  @Test func aJobIsAcceptedOnceWhetherUnfinishedOrEnded() async throws {
+    let test = QueueCase()
+    defer { test.cleanUp() }
+    let (queue, transport) = test.queue { _ in .status(204) }
+    try await queue.start()
+    let job = try DurableJob(steps: [.request(SaveNote(text: "once"))])
+    try await queue.add(job)
+    _ = await outcomes(of: queue, count: 1)
+    let error = await #expect(throws: DurableJobQueueError.self) { try await queue.add(job) }
+    #expect(error?.kind == .duplicateJob(job.id))
+    #expect(transport.requests.count == 1)
+    queue.stop()
+  }
 }

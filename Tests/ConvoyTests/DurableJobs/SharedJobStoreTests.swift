@@ -12,6 +12,8 @@ private final class SharedStore: DurableJobStore, @unchecked Sendable {
   private(set) var renewals = 0
   /// Set to take the next renewal's claim away, as another process would after a lease ran out.
   var losesClaimOnRenewal = false
+  /// Set to fail every `finish`, as a store that cannot write (a full disk).
+  var failsToFinish = false
 
   var newJobsCheckInterval: TimeInterval? { 5 }
 
@@ -62,6 +64,7 @@ private final class SharedStore: DurableJobStore, @unchecked Sendable {
   }
 
   func finish(_ claim: DurableJobClaim, with outcome: DurableJobOutcome) async throws {
+    if failsToFinish { throw DurableJobQueueError(.storage, detail: "the disk is full") }
     try lock.withLock {
       guard let index = jobs.firstIndex(where: { $0.claim == claim.token }) else {
         throw DurableJobQueueError(.claimLost)
@@ -170,9 +173,12 @@ private struct Ping: DurableRequest {
   @Test func aStepInFlightLongerThanHalfAClaimRenewsIt() async throws {
     let store = SharedStore()
     let clock = TestClock()
-    let (queue, _) = queue(on: store, clock: clock, answer: .delayed(100, .status(204)))
+    let (queue, transport) = queue(on: store, clock: clock, answer: .delayed(100, .status(204)))
     try await queue.start()
     try await queue.add(try DurableJob(steps: [.request(Ping())]))
+    // The answer's delay and the first renewal both count from the sending.
+    #expect(await eventually { transport.requests.count == 1 })
+    #expect(await clock.waitForWakeUp(in: 100))
     for _ in 0..<3 {
       #expect(await clock.waitForWakeUp(in: 30))
       clock.advance(by: 30)
@@ -189,6 +195,7 @@ private struct Ping: DurableRequest {
     let (queue, transport) = queue(on: store, clock: clock, answer: .delayed(100, .status(204)))
     try await queue.start()
     try await queue.add(try DurableJob(steps: [.request(Ping())]))
+    #expect(await eventually { transport.requests.count == 1 })
     #expect(await clock.waitForWakeUp(in: 30))
     store.losesClaimOnRenewal = true
     clock.advance(by: 30)
@@ -196,6 +203,23 @@ private struct Ping: DurableRequest {
     clock.advance(by: 100)
     #expect(store.finishedJobs.isEmpty)
     #expect(try await store.unfinishedJobs().count == 1)
+    #expect(transport.requests.count == 1)
+    queue.stop()
+  }
+
+  @Test func aStoreThatCannotWriteMakesTheQueuePauseNotSendTheStepInALoop() async throws {
+    let store = SharedStore()
+    store.failsToFinish = true
+    let clock = TestClock()
+    let (queue, transport) = queue(on: store, clock: clock, answer: .status(204))
+    try await queue.start()
+    try await queue.add(try DurableJob(steps: [.request(Ping())]))
+    #expect(await clock.waitForWakeUp(in: 5))
+    #expect(transport.requests.count == 1)
+    store.failsToFinish = false
+    clock.advance(by: 5)
+    #expect(await eventually { store.finishedJobs.count == 1 })
+    // The step's success was recorded before the outcome failed to be: it is not sent again.
     #expect(transport.requests.count == 1)
     queue.stop()
   }
