@@ -26,6 +26,8 @@ public final class JournalJobStore: DurableJobStore {
     var journal: RecordJournal?
     var lockDescriptor: Int32 = -1
     var pending: [Pending] = []
+    /// The identities of `pending`'s jobs, so that an accept need not look through them all.
+    var pendingIDs: Set<UUID> = []
     var outcomes: [DurableJobOutcome] = []
     /// The claim handed out, if any: one process, one job at a time.
     var claim: UUID?
@@ -78,6 +80,7 @@ public final class JournalJobStore: DurableJobStore {
       state.journal = opened.journal
       state.lockDescriptor = lockDescriptor
       state.pending = replayed.pending
+      state.pendingIDs = replayed.pendingIDs
       state.outcomes = replayed.outcomes
       state.obsoleteRecords = opened.records.count
     }
@@ -94,10 +97,13 @@ public final class JournalJobStore: DurableJobStore {
 
   /// Writes the job to the journal.
   public func accept(_ job: DurableJob) async throws {
-    let known = state.withLock { $0.pending.contains { $0.job.id == job.id } }
+    let known = state.withLock { $0.pendingIDs.contains(job.id) }
     guard !known else { throw DurableJobQueueError(.duplicateJob(job.id)) }
-    try write(.accepted(job))
-    state.withLock { $0.pending.append(Pending(job: job)) }
+    try await write(.accepted(job))
+    state.withLock { state in
+      state.pending.append(Pending(job: job))
+      state.pendingIDs.insert(job.id)
+    }
   }
 
   /// The first unfinished job, unless it is claimed already (one process, one job at a time).
@@ -122,11 +128,11 @@ public final class JournalJobStore: DurableJobStore {
   public func record(_ progress: DurableJobProgress, of claim: DurableJobClaim) async throws {
     try checkHeld(claim)
     switch progress {
-    case .stepFinished(let step): try write(.stepFinished(job: claim.job.id, step: step))
+    case .stepFinished(let step): try await write(.stepFinished(job: claim.job.id, step: step))
     case .attemptFailed(let step, let attempts):
-      try write(.attemptFailed(job: claim.job.id, step: step, attempts: attempts))
+      try await write(.attemptFailed(job: claim.job.id, step: step, attempts: attempts))
     case .checkpoint(let step, let checkpoint):
-      try write(.checkpoint(job: claim.job.id, step: step, state: checkpoint))
+      try await write(.checkpoint(job: claim.job.id, step: step, state: checkpoint))
     }
     state.withLock { state in
       guard let index = state.pending.firstIndex(where: { $0.job.id == claim.job.id }) else {
@@ -148,9 +154,10 @@ public final class JournalJobStore: DurableJobStore {
   /// Writes the outcome to the journal; the job is done.
   public func finish(_ claim: DurableJobClaim, with outcome: DurableJobOutcome) async throws {
     try checkHeld(claim)
-    try write(.finished(outcome))
+    try await write(.finished(outcome))
     state.withLock { state in
       state.pending.removeAll { $0.job.id == claim.job.id }
+      state.pendingIDs.remove(claim.job.id)
       state.outcomes.append(outcome)
       state.claim = nil
     }
@@ -171,7 +178,7 @@ public final class JournalJobStore: DurableJobStore {
 
   /// Writes that the outcome is no longer needed.
   public func forgetOutcome(of id: UUID) async throws {
-    try write(.forgotten(job: id))
+    try await write(.forgotten(job: id))
     state.withLock { $0.outcomes.removeAll { $0.jobID == id } }
     compactIfWorthIt()
   }
@@ -201,12 +208,12 @@ public final class JournalJobStore: DurableJobStore {
     guard held else { throw DurableJobQueueError(.claimLost) }
   }
 
-  private func write(_ record: DurableJobRecord) throws {
+  private func write(_ record: DurableJobRecord) async throws {
     guard let journal = state.withLock({ $0.journal }) else {
       throw DurableJobQueueError(.notStarted)
     }
     do {
-      try journal.append(try JSONEncoder().encode(record))
+      try await journal.append(try JSONEncoder().encode(record))
       state.withLock { $0.obsoleteRecords += 1 }
     } catch let failure as RecordJournal.Failure {
       throw DurableJobQueueError(.storage, detail: failure.description)
@@ -279,6 +286,7 @@ public final class JournalJobStore: DurableJobStore {
     switch record {
     case .accepted(let job):
       state.pending.append(Pending(job: job))
+      state.pendingIDs.insert(job.id)
     case .stepFinished(let id, let step):
       guard let index = state.pending.firstIndex(where: { $0.job.id == id }) else { return }
       state.pending[index].nextStep = max(state.pending[index].nextStep, step + 1)
@@ -296,6 +304,7 @@ public final class JournalJobStore: DurableJobStore {
       state.pending[index].checkpoint = checkpoint
     case .finished(let outcome):
       state.pending.removeAll { $0.job.id == outcome.jobID }
+      state.pendingIDs.remove(outcome.jobID)
       state.outcomes.append(outcome)
     case .forgotten(let id):
       state.outcomes.removeAll { $0.jobID == id }
