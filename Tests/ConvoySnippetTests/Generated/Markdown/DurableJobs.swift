@@ -77,7 +77,7 @@ private func durableJobsStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/DurableJobs.md", line: 142)
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 146)
     let upload = try DurableJob(
       steps: [
         .resumableUpload(
@@ -86,12 +86,12 @@ private func durableJobsStatements() async throws {
         .request(PlaceOrder(itemID: 7)),
       ])
     #sourceLocation()
-    #sourceLocation(file: "Docs/DurableJobs.md", line: 149)
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 153)
     try await queue.add(upload)
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/DurableJobs.md", line: 182)
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 186)
     let shared = DurableJobQueue(
       connection: connection, store: JournalJobStore(fileURL: URL(fileURLWithPath: "/tmp/jobs.journal")),
       claimDuration: 30)
