@@ -6,12 +6,14 @@ import PackageDescription
 // package is.
 // `swift run -c release --package-path Benchmarks peer-benchmark`
 // `swift run -c release --package-path Benchmarks websocket-benchmark`
+// `swift run -c release --package-path Benchmarks durable-queue-benchmark`
 let package = Package(
   name: "ConvoyPeerBenchmarks",
   platforms: [.macOS(.v14)],
   products: [
     .executable(name: "peer-benchmark", targets: ["PeerBenchmark"]),
     .executable(name: "websocket-benchmark", targets: ["WebSocketBenchmark"]),
+    .executable(name: "durable-queue-benchmark", targets: ["DurableQueueBenchmark"]),
   ],
   dependencies: [
     // Named, because a path dependency is otherwise known by its folder (wt-peer, main, ...).
@@ -59,6 +61,11 @@ let package = Package(
         .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
         .product(name: "HummingbirdWSCompression", package: "hummingbird-websocket"),
       ]),
+    // SQLite is the system's libsqlite3.so.0, loaded at run time (SQLiteLibrary.swift says why):
+    // no module map, no dependency.
+    .executableTarget(
+      name: "DurableQueueBenchmark",
+      dependencies: ["BenchmarkSupport", .product(name: "Convoy", package: "Convoy")]),
   ],
   swiftLanguageModes: [.v6]
 )

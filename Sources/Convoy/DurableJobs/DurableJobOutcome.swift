@@ -21,4 +21,11 @@ public struct DurableJobOutcome: Sendable, Hashable, Codable {
   public let ending: Ending
   /// When it ended.
   public let finishedAt: Date
+
+  /// An outcome: what a ``DurableJobQueue`` hands its store, and a store's tests make.
+  public init(jobID: UUID, ending: Ending, finishedAt: Date) {
+    self.jobID = jobID
+    self.ending = ending
+    self.finishedAt = finishedAt
+  }
 }

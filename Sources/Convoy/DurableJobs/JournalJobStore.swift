@@ -20,12 +20,15 @@ public final class JournalJobStore: DurableJobStore {
   /// The journal's file.
   public let fileURL: URL
   private let state = Locked(State())
+  private let gate = CompactionGate()
 
   /// Guarded by `state`.
   private struct State {
     var journal: RecordJournal?
     var lockDescriptor: Int32 = -1
     var pending: [Pending] = []
+    /// The identities of `pending`'s jobs, so that an accept need not look through them all.
+    var pendingIDs: Set<UUID> = []
     var outcomes: [DurableJobOutcome] = []
     /// The claim handed out, if any: one process, one job at a time.
     var claim: UUID?
@@ -78,6 +81,7 @@ public final class JournalJobStore: DurableJobStore {
       state.journal = opened.journal
       state.lockDescriptor = lockDescriptor
       state.pending = replayed.pending
+      state.pendingIDs = replayed.pendingIDs
       state.outcomes = replayed.outcomes
       state.obsoleteRecords = opened.records.count
     }
@@ -95,13 +99,21 @@ public final class JournalJobStore: DurableJobStore {
   /// Writes the job to the journal; refuses one it holds already, unfinished or with its
   /// outcome kept.
   public func accept(_ job: DurableJob) async throws {
-    let known = state.withLock { state in
-      state.pending.contains { $0.job.id == job.id }
-        || state.outcomes.contains { $0.jobID == job.id }
+    // The id is taken before the record is written, so that two adds of one job at once
+    // cannot both be accepted.
+    let isNew = state.withLock { state in
+      guard !state.pendingIDs.contains(job.id), !state.outcomes.contains(where: { $0.jobID == job.id })
+      else { return false }
+      state.pendingIDs.insert(job.id)
+      return true
     }
-    guard !known else { throw DurableJobQueueError(.duplicateJob(job.id)) }
-    try write(.accepted(job))
-    state.withLock { $0.pending.append(Pending(job: job)) }
+    guard isNew else { throw DurableJobQueueError(.duplicateJob(job.id)) }
+    do {
+      try await write(.accepted(job)) { $0.pending.append(Pending(job: job)) }
+    } catch {
+      state.withLock { _ = $0.pendingIDs.remove(job.id) }
+      throw error
+    }
   }
 
   /// The first unfinished job, unless it is claimed already (one process, one job at a time).
@@ -125,14 +137,15 @@ public final class JournalJobStore: DurableJobStore {
   /// Writes the progress to the journal.
   public func record(_ progress: DurableJobProgress, of claim: DurableJobClaim) async throws {
     try checkHeld(claim)
-    switch progress {
-    case .stepFinished(let step): try write(.stepFinished(job: claim.job.id, step: step))
-    case .attemptFailed(let step, let attempts):
-      try write(.attemptFailed(job: claim.job.id, step: step, attempts: attempts))
-    case .checkpoint(let step, let checkpoint):
-      try write(.checkpoint(job: claim.job.id, step: step, state: checkpoint))
-    }
-    state.withLock { state in
+    let record: DurableJobRecord =
+      switch progress {
+      case .stepFinished(let step): .stepFinished(job: claim.job.id, step: step)
+      case .attemptFailed(let step, let attempts):
+        .attemptFailed(job: claim.job.id, step: step, attempts: attempts)
+      case .checkpoint(let step, let checkpoint):
+        .checkpoint(job: claim.job.id, step: step, state: checkpoint)
+      }
+    try await write(record) { state in
       guard let index = state.pending.firstIndex(where: { $0.job.id == claim.job.id }) else {
         return
       }
@@ -152,9 +165,9 @@ public final class JournalJobStore: DurableJobStore {
   /// Writes the outcome to the journal; the job is done.
   public func finish(_ claim: DurableJobClaim, with outcome: DurableJobOutcome) async throws {
     try checkHeld(claim)
-    try write(.finished(outcome))
-    state.withLock { state in
+    try await write(.finished(outcome)) { state in
       state.pending.removeAll { $0.job.id == claim.job.id }
+      state.pendingIDs.remove(claim.job.id)
       state.outcomes.append(outcome)
       state.claim = nil
     }
@@ -175,8 +188,7 @@ public final class JournalJobStore: DurableJobStore {
 
   /// Writes that the outcome is no longer needed.
   public func forgetOutcome(of id: UUID) async throws {
-    try write(.forgotten(job: id))
-    state.withLock { $0.outcomes.removeAll { $0.jobID == id } }
+    try await write(.forgotten(job: id)) { $0.outcomes.removeAll { $0.jobID == id } }
     compactIfWorthIt()
   }
 
@@ -205,16 +217,29 @@ public final class JournalJobStore: DurableJobStore {
     guard held else { throw DurableJobQueueError(.claimLost) }
   }
 
-  private func write(_ record: DurableJobRecord) throws {
+  /// Appends `record`, then applies `update` to the state; a compaction never runs in between
+  /// (it would write a journal without the record, from a state without the update).
+  private func write(_ record: DurableJobRecord, then update: (inout State) -> Void) async throws {
     guard let journal = state.withLock({ $0.journal }) else {
       throw DurableJobQueueError(.notStarted)
     }
+    let encoded = try JSONEncoder().encode(record)
+    await gate.enterWrite()
+    let failure: RecordJournal.Failure?
     do {
-      try journal.append(try JSONEncoder().encode(record))
-      state.withLock { $0.obsoleteRecords += 1 }
-    } catch let failure as RecordJournal.Failure {
-      throw DurableJobQueueError(.storage, detail: failure.description)
+      try await journal.append(encoded)
+      failure = nil
+    } catch {
+      failure = error
     }
+    if failure == nil {
+      state.withLock { state in
+        state.obsoleteRecords += 1
+        update(&state)
+      }
+    }
+    gate.leaveWrite()
+    if let failure { throw DurableJobQueueError(.storage, detail: failure.description) }
   }
 
   /// Takes the journal's lock file for this process; refuses when another holds it.
@@ -245,6 +270,10 @@ public final class JournalJobStore: DurableJobStore {
   /// Writes the journal again with only what the state needs, once most of its records are
   /// history. A failure leaves the old journal, whole, in place.
   private func compactIfWorthIt() {
+    // Not while records are being written: the snapshot would miss them. The next finish or
+    // forget tries again.
+    guard gate.tryStartCompaction() else { return }
+    defer { gate.endCompaction() }
     let (journal, records) = state.withLock { state -> (RecordJournal?, [DurableJobRecord]) in
       let live = Self.records(describing: state)
       guard state.obsoleteRecords > 64, state.obsoleteRecords > 4 * live.count else {
@@ -283,6 +312,7 @@ public final class JournalJobStore: DurableJobStore {
     switch record {
     case .accepted(let job):
       state.pending.append(Pending(job: job))
+      state.pendingIDs.insert(job.id)
     case .stepFinished(let id, let step):
       guard let index = state.pending.firstIndex(where: { $0.job.id == id }) else { return }
       state.pending[index].nextStep = max(state.pending[index].nextStep, step + 1)
@@ -300,9 +330,60 @@ public final class JournalJobStore: DurableJobStore {
       state.pending[index].checkpoint = checkpoint
     case .finished(let outcome):
       state.pending.removeAll { $0.job.id == outcome.jobID }
+      state.pendingIDs.remove(outcome.jobID)
       state.outcomes.append(outcome)
     case .forgotten(let id):
       state.outcomes.removeAll { $0.jobID == id }
     }
+  }
+}
+
+/// Lets any number of journal writes run at once, or one compaction alone: a compaction takes a
+/// snapshot of the state and writes the journal anew from it, so a record written meanwhile
+/// would be lost with the old file.
+private final class CompactionGate: @unchecked Sendable {
+  private let lock = Lock()
+  // Guarded by `lock`.
+  private var writes = 0
+  private var isCompacting = false
+  private var waitingWrites: [CheckedContinuation<Void, Never>] = []
+
+  /// Waits while a compaction runs, then counts the caller as writing.
+  func enterWrite() async {
+    await withCheckedContinuation { continuation in
+      let canGo = lock.withLock {
+        guard isCompacting else {
+          writes += 1
+          return true
+        }
+        waitingWrites.append(continuation)
+        return false
+      }
+      if canGo { continuation.resume() }
+    }
+  }
+
+  func leaveWrite() {
+    lock.withLock { writes -= 1 }
+  }
+
+  /// Starts a compaction when no write is under way; `false` otherwise.
+  func tryStartCompaction() -> Bool {
+    lock.withLock {
+      guard writes == 0, !isCompacting else { return false }
+      isCompacting = true
+      return true
+    }
+  }
+
+  /// Ends the compaction and lets the writes that waited for it go.
+  func endCompaction() {
+    let waiting = lock.withLock {
+      isCompacting = false
+      writes += waitingWrites.count
+      defer { waitingWrites = [] }
+      return waitingWrites
+    }
+    for write in waiting { write.resume() }
   }
 }

@@ -11,8 +11,12 @@ package enum CRC32 {
     -> UInt32
   {
     var value = ~crc
-    for byte in bytes {
-      value = table[Int((value ^ UInt32(byte)) & 0xFF)] ^ (value >> 8)
+    // The table's buffer once, not the global's accessor and a bounds check per byte: replaying
+    // a journal checks megabytes.
+    table.withUnsafeBufferPointer { table in
+      for byte in bytes {
+        value = table[Int((value ^ UInt32(byte)) & 0xFF)] ^ (value >> 8)
+      }
     }
     return ~value
   }

@@ -18,9 +18,13 @@ import Foundation
 ///     | payload (length bytes)
 ///
 /// with the CRC taken over the length's bytes and the payload, so that a damaged length is caught
-/// too. A record is written with one `write` and made durable with `fsync` before `append`
-/// returns. A write that fails half-way is cut off again, so no torn record is ever followed by
-/// good ones of the same process.
+/// too. A record is written and made durable with `fsync` before `append` returns. Appends that
+/// arrive while an `fsync` is under way share the next one (group commit): their records go out
+/// in one `write` and one `fsync`, done on a thread of the journal's own, while they wait
+/// suspended rather than holding threads of the cooperative pool (with those blocked, no more
+/// appends could arrive to share the `fsync`). An append while none is under way writes at once,
+/// on its own thread: one caller at a time pays no hand-over. A write that fails half-way is
+/// cut off again, so no torn record is ever followed by good ones of the same process.
 ///
 /// Opening reads every record. Bytes that do not form a valid record are skipped up to the next
 /// valid one (the magic lets reading find it), and what was skipped is reported in a
@@ -69,10 +73,23 @@ package final class RecordJournal: @unchecked Sendable {
   static let recordHeaderSize = 12
 
   package let fileURL: URL
+  /// Held while the file is written: guards `descriptor` and `size`.
   private let lock = Lock()
   // Guarded by `lock`.
   private var descriptor: Int32
   private var size: Int
+  /// The records waiting for the next write and `fsync`, and whether the writer is at work.
+  private let waiting = Locked(Waiting())
+  /// Where the writer works: `fsync` blocks its thread, which must not be one of the few the
+  /// cooperative pool has.
+  private let writer = DispatchQueue(label: "convoy.record-journal")
+
+  /// Records waiting to be written, with their appenders.
+  private struct Waiting {
+    var bytes = Data()
+    var appenders: [CheckedContinuation<Result<Void, Failure>, Never>] = []
+    var isWriting = false
+  }
 
   private init(fileURL: URL, descriptor: Int32, size: Int) {
     self.fileURL = fileURL
@@ -137,7 +154,9 @@ package final class RecordJournal: @unchecked Sendable {
   }
 
   /// Appends `payload` as one record and returns once it is on disk.
-  package func append(_ payload: Data) throws(Failure) {
+  ///
+  /// Records of concurrent appends are written in the order they arrived, and share one `fsync`.
+  package func append(_ payload: Data) async throws(Failure) {
     guard payload.count <= Self.maximumRecordSize else {
       throw Failure(
         operation: "append", path: fileURL.path, code: 0,
@@ -145,12 +164,52 @@ package final class RecordJournal: @unchecked Sendable {
           + "\(Self.maximumRecordSize)")
     }
     let record = Self.encode(payload)
-    try lock.withLock { Result { () throws(Failure) in try appendLocked(record) } }.get()
+    let writesAlone = waiting.withLock { waiting in
+      defer { waiting.isWriting = true }
+      return !waiting.isWriting
+    }
+    if writesAlone {
+      // Nobody is writing: write at once, on this thread, as a journal with one caller at a
+      // time always does; appends arriving meanwhile wait for the writer.
+      let written = lock.withLock { Result { () throws(Failure) in try appendLocked(record) } }
+      let hasWaiting = waiting.withLock { waiting in
+        if waiting.appenders.isEmpty { waiting.isWriting = false }
+        return !waiting.appenders.isEmpty
+      }
+      if hasWaiting { writer.async { self.writeWaitingRecords() } }
+      return try written.get()
+    }
+    let written = await withCheckedContinuation { appender in
+      let startsWriter = waiting.withLock { waiting in
+        waiting.bytes.append(record)
+        waiting.appenders.append(appender)
+        defer { waiting.isWriting = true }
+        return !waiting.isWriting
+      }
+      if startsWriter { writer.async { self.writeWaitingRecords() } }
+    }
+    try written.get()
   }
 
-  /// Appends `record`'s bytes; holds `lock`.
-  private func appendLocked(_ record: Data) throws(Failure) {
-    let code = writeAll(record, to: descriptor)
+  /// Writes what waits, one `write` and one `fsync` for all of it, and tells its appenders; again
+  /// until nothing waits.
+  private func writeWaitingRecords() {
+    while true {
+      let (bytes, appenders) = waiting.withLock { waiting in
+        defer { waiting.bytes = Data() }
+        defer { waiting.appenders = [] }
+        if waiting.appenders.isEmpty { waiting.isWriting = false }
+        return (waiting.bytes, waiting.appenders)
+      }
+      guard !appenders.isEmpty else { return }
+      let written = lock.withLock { Result { () throws(Failure) in try appendLocked(bytes) } }
+      for appender in appenders { appender.resume(returning: written) }
+    }
+  }
+
+  /// Appends `records`' bytes; holds `lock`.
+  private func appendLocked(_ records: Data) throws(Failure) {
+    let code = writeAll(records, to: descriptor)
     guard code == 0 else {
       // Cut the torn record off, so that the next append does not follow damage.
       _ = ftruncate(descriptor, off_t(size))
@@ -159,7 +218,7 @@ package final class RecordJournal: @unchecked Sendable {
     guard Self.sync(descriptor) else {
       throw Failure(operation: "fsync", path: fileURL.path, code: errno)
     }
-    size += record.count
+    size += records.count
   }
 
   /// Replaces every record with `payloads`, atomically: a crash leaves the old file or the new
@@ -215,14 +274,20 @@ package final class RecordJournal: @unchecked Sendable {
 
   /// The valid records of a journal's `contents` (header included), and what was skipped.
   static func parse(_ contents: Data) -> (records: [Data], recovery: Recovery?) {
-    let bytes = [UInt8](contents)
+    // Read in place: a journal of many jobs is megabytes, and only the payloads are copied out.
+    contents.withUnsafeBytes { parse($0) }
+  }
+
+  private static func parse(_ bytes: UnsafeRawBufferPointer) -> (
+    records: [Data], recovery: Recovery?
+  ) {
     var records: [Data] = []
     var recovery: Recovery?
     var offset = header.count
     while offset < bytes.count {
       if let length = validRecordLength(in: bytes, at: offset) {
         let start = offset + recordHeaderSize
-        records.append(Data(bytes[start..<start + length]))
+        records.append(Data(UnsafeRawBufferPointer(rebasing: bytes[start..<start + length])))
         offset = start + length
         continue
       }
@@ -241,7 +306,7 @@ package final class RecordJournal: @unchecked Sendable {
 
   /// The payload length of the record at `offset` when a whole one with a matching CRC starts
   /// there.
-  private static func validRecordLength(in bytes: [UInt8], at offset: Int) -> Int? {
+  private static func validRecordLength(in bytes: UnsafeRawBufferPointer, at offset: Int) -> Int? {
     guard bytes.count - offset >= recordHeaderSize,
       bytes[offset..<offset + 4].elementsEqual(magic)
     else { return nil }
@@ -250,17 +315,14 @@ package final class RecordJournal: @unchecked Sendable {
       return nil
     }
     let stored = littleEndianWord(bytes, at: offset + 8)
-    let computed = bytes.withUnsafeBytes { buffer in
-      CRC32.checksum(
-        UnsafeRawBufferPointer(rebasing: buffer[offset + 12..<offset + 12 + length]),
-        continuing: CRC32.checksum(
-          UnsafeRawBufferPointer(rebasing: buffer[offset + 4..<offset + 8])))
-    }
+    let computed = CRC32.checksum(
+      UnsafeRawBufferPointer(rebasing: bytes[offset + 12..<offset + 12 + length]),
+      continuing: CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[offset + 4..<offset + 8])))
     return stored == computed ? length : nil
   }
 
-  private static func littleEndianWord(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-    (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << UInt32(8 * $1) }
+  private static func littleEndianWord(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
+    UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
   }
 
   /// Makes what was written to `descriptor` durable: on Apple platforms `fsync` only reaches

@@ -11,25 +11,25 @@ import Testing
   private var file: URL { directory.appendingPathComponent("jobs.journal") }
   private let payloads = ["first", "second record", "third, the last"].map { Data($0.utf8) }
 
-  private func written(_ payloads: [Data]) throws -> Data {
+  private func written(_ payloads: [Data]) async throws -> Data {
     let (journal, records, recovery) = try RecordJournal.open(at: file)
     #expect(records.isEmpty)
     #expect(recovery == nil)
-    for payload in payloads { try journal.append(payload) }
+    for payload in payloads { try await journal.append(payload) }
     return try Data(contentsOf: file)
   }
 
-  @Test func appendedRecordsAreReadBackInOrder() throws {
+  @Test func appendedRecordsAreReadBackInOrder() async throws {
     defer { try? FileManager.default.removeItem(at: directory) }
-    _ = try written(payloads)
+    _ = try await written(payloads)
     let (_, records, recovery) = try RecordJournal.open(at: file)
     #expect(records == payloads)
     #expect(recovery == nil)
   }
 
-  @Test func theFileAndItsDirectoryAreTheUsersAlone() throws {
+  @Test func theFileAndItsDirectoryAreTheUsersAlone() async throws {
     defer { try? FileManager.default.removeItem(at: directory) }
-    _ = try written(payloads)
+    _ = try await written(payloads)
     let fileMode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions]
     let directoryMode = try FileManager.default.attributesOfItem(atPath: directory.path)[
       .posixPermissions]
@@ -37,9 +37,9 @@ import Testing
     #expect(directoryMode as? Int == 0o700)
   }
 
-  @Test func aTailTornAtAnyByteDropsOnlyTheTornRecord() throws {
+  @Test func aTailTornAtAnyByteDropsOnlyTheTornRecord() async throws {
     defer { try? FileManager.default.removeItem(at: directory) }
-    let whole = try written(payloads)
+    let whole = try await written(payloads)
     let lastStart = whole.count - RecordJournal.encode(payloads[2]).count
     for cut in lastStart + 1..<whole.count {
       try whole.prefix(cut).write(to: file)
@@ -51,14 +51,14 @@ import Testing
       let (journal, again, none) = try RecordJournal.open(at: file)
       #expect(again == Array(payloads.prefix(2)))
       #expect(none == nil)
-      try journal.append(Data("after".utf8))
+      try await journal.append(Data("after".utf8))
       #expect(try RecordJournal.open(at: file).records.last == Data("after".utf8))
     }
   }
 
-  @Test func aRecordDamagedBetweenGoodOnesIsDroppedAndTheRestKept() throws {
+  @Test func aRecordDamagedBetweenGoodOnesIsDroppedAndTheRestKept() async throws {
     defer { try? FileManager.default.removeItem(at: directory) }
-    var bytes = try written(payloads)
+    var bytes = try await written(payloads)
     let secondStart = RecordJournal.header.count + RecordJournal.encode(payloads[0]).count
     for position in [secondStart, secondStart + 5, secondStart + 9, secondStart + 14] {
       var damaged = bytes
@@ -75,18 +75,18 @@ import Testing
     #expect(try RecordJournal.open(at: file).records == payloads)
   }
 
-  @Test func aLengthTooLargeToBeTrueIsDamageNotAnAllocation() throws {
+  @Test func aLengthTooLargeToBeTrueIsDamageNotAnAllocation() async throws {
     defer { try? FileManager.default.removeItem(at: directory) }
-    var bytes = try written(payloads)
+    var bytes = try await written(payloads)
     let secondStart = RecordJournal.header.count + RecordJournal.encode(payloads[0]).count
     bytes.replaceSubrange(secondStart + 4..<secondStart + 8, with: [0xFF, 0xFF, 0xFF, 0x7F])
     try bytes.write(to: file)
     #expect(try RecordJournal.open(at: file).records == [payloads[0], payloads[2]])
   }
 
-  @Test func anyPrefixOfAJournalOpensToAPrefixOfItsRecords() throws {
+  @Test func anyPrefixOfAJournalOpensToAPrefixOfItsRecords() async throws {
     defer { try? FileManager.default.removeItem(at: directory) }
-    let whole = try written(payloads)
+    let whole = try await written(payloads)
     for cut in 0...whole.count {
       try whole.prefix(cut).write(to: file)
       let records = try RecordJournal.open(at: file).records
@@ -103,31 +103,72 @@ import Testing
     #expect(try Data(contentsOf: file) == notes)
   }
 
-  @Test func replacingKeepsOnlyTheGivenRecordsAndLeavesNoTemporaryFile() throws {
+  @Test func replacingKeepsOnlyTheGivenRecordsAndLeavesNoTemporaryFile() async throws {
     defer { try? FileManager.default.removeItem(at: directory) }
-    _ = try written(payloads)
+    _ = try await written(payloads)
     let (journal, _, _) = try RecordJournal.open(at: file)
     try journal.replace(with: [payloads[1]])
-    try journal.append(payloads[2])
+    try await journal.append(payloads[2])
     #expect(try RecordJournal.open(at: file).records == [payloads[1], payloads[2]])
     let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
     #expect(names == ["jobs.journal"])
     #expect(journal.fileSize == (try Data(contentsOf: file)).count)
   }
 
-  @Test func aRecordOverTheLimitIsRefused() throws {
+  @Test func concurrentAppendsAreAllReadBackEachCallersInOrder() async throws {
     defer { try? FileManager.default.removeItem(at: directory) }
     let (journal, _, _) = try RecordJournal.open(at: file)
-    let failure = #expect(throws: RecordJournal.Failure.self) {
-      try journal.append(Data(count: RecordJournal.maximumRecordSize + 1))
+    let callers = 8
+    let appendsEach = 40
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for caller in 0..<callers {
+        group.addTask {
+          for index in 0..<appendsEach { try await journal.append(Data("\(caller):\(index)".utf8)) }
+        }
+      }
+      try await group.waitForAll()
+    }
+    let records = try RecordJournal.open(at: file).records.map {
+      String(decoding: $0, as: UTF8.self)
+    }
+    #expect(records.count == callers * appendsEach)
+    for caller in 0..<callers {
+      let own = records.filter { $0.hasPrefix("\(caller):") }
+      #expect(own == (0..<appendsEach).map { "\(caller):\($0)" })
+    }
+    #expect(journal.fileSize == (try Data(contentsOf: file)).count)
+  }
+
+  @Test func eachConcurrentAppendReturnsOnlyOnceItsRecordIsInTheFile() async throws {
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let (journal, _, _) = try RecordJournal.open(at: file)
+    let file = file
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for caller in 0..<16 {
+        group.addTask {
+          let payload = Data("caller \(caller)".utf8)
+          try await journal.append(payload)
+          let records = RecordJournal.parse(try Data(contentsOf: file)).records
+          #expect(records.contains(payload))
+        }
+      }
+      try await group.waitForAll()
+    }
+  }
+
+  @Test func aRecordOverTheLimitIsRefused() async throws {
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let (journal, _, _) = try RecordJournal.open(at: file)
+    let failure = await #expect(throws: RecordJournal.Failure.self) {
+      try await journal.append(Data(count: RecordJournal.maximumRecordSize + 1))
     }
     #expect(failure?.operation == "append")
     #expect(try RecordJournal.open(at: file).records.isEmpty)
   }
 
-  @Test func aBitFlippedAtAnyByteLosesNoIntactRecord() throws {
+  @Test func aBitFlippedAtAnyByteLosesNoIntactRecord() async throws {
     defer { try? FileManager.default.removeItem(at: directory) }
-    let whole = try written(payloads)
+    let whole = try await written(payloads)
     let starts = payloads.indices.map { index in
       RecordJournal.header.count
         + payloads.prefix(index).map { RecordJournal.encode($0).count }.reduce(0, +)

@@ -77,7 +77,7 @@ private func durableJobsStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/DurableJobs.md", line: 143)
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 147)
     let upload = try DurableJob(
       steps: [
         .resumableUpload(
@@ -86,12 +86,12 @@ private func durableJobsStatements() async throws {
         .request(PlaceOrder(itemID: 7)),
       ])
     #sourceLocation()
-    #sourceLocation(file: "Docs/DurableJobs.md", line: 150)
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 154)
     try await queue.add(upload)
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/DurableJobs.md", line: 183)
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 187)
     let shared = DurableJobQueue(
       connection: connection, store: JournalJobStore(fileURL: URL(fileURLWithPath: "/tmp/jobs.journal")),
       claimDuration: 30)
