@@ -102,7 +102,8 @@ public final class JournalJobStore: DurableJobStore {
     // The id is taken before the record is written, so that two adds of one job at once
     // cannot both be accepted.
     let isNew = state.withLock { state in
-      guard !state.pendingIDs.contains(job.id), !state.outcomes.contains(where: { $0.jobID == job.id })
+      guard !state.pendingIDs.contains(job.id),
+        !state.outcomes.contains(where: { $0.jobID == job.id })
       else { return false }
       state.pendingIDs.insert(job.id)
       return true
