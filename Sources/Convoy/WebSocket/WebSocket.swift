@@ -99,6 +99,8 @@ public final class WebSocket: Sendable {
   /// }
   /// ```
   ///
+  /// The task moves to that thread when it first suspends (waiting for a message does).
+  ///
   /// The thread serves every WebSocket of the process: code running there must not block (no
   /// synchronous file or network access, no waiting on a lock held for long). Hand slow work to
   /// another task.

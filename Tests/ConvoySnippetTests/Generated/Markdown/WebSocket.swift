@@ -37,7 +37,7 @@ private func answerPings(on socket: WebSocket) async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 122)
+#sourceLocation(file: "Docs/WebSocket.md", line: 123)
 private func followAcrossDrops(_ connection: ServerConnection) async throws {
   let live = connection.reconnectingWebSocket(
     WebSocketEndpoint(path: "v2/updates/live"),
@@ -51,7 +51,7 @@ private func followAcrossDrops(_ connection: ServerConnection) async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 178)
+#sourceLocation(file: "Docs/WebSocket.md", line: 179)
 private func liveChannelTest() async throws {
   let server = try await MockServer.started()
   server.route("/live", answer: .webSocket(sending: [.text("welcome")]))
@@ -68,13 +68,13 @@ private func liveChannelTest() async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 210)
+#sourceLocation(file: "Docs/WebSocket.md", line: 211)
 private struct Snapshot: Decodable, Sendable {
   var version: String
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 214)
+#sourceLocation(file: "Docs/WebSocket.md", line: 215)
 private struct SnapshotRequest: RequestDescribing {
   typealias Response = JSONResponse<Snapshot>
   var method: HTTPMethod { .get }
@@ -82,7 +82,7 @@ private struct SnapshotRequest: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 220)
+#sourceLocation(file: "Docs/WebSocket.md", line: 221)
 private func followAfterSnapshot(_ connection: ServerConnection) -> ChainOperation<Int> {
   connection.operation(for: SnapshotRequest())
     .then { snapshot in
