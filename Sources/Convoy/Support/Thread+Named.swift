@@ -13,8 +13,7 @@ extension Thread {
   /// when the thread runs before its creator has finished starting it; the thread would keep its
   /// creator's name (often a Dispatch worker's). Linux takes at most 15 bytes, so longer names
   /// are cut.
-  package static func detachNewThread(named name: String, _ body: @escaping @Sendable () -> Void)
-  {
+  package static func detachNewThread(named name: String, _ body: @escaping @Sendable () -> Void) {
     let shortName = String(decoding: name.utf8.prefix(15), as: UTF8.self)
     let thread = Thread {
       #if canImport(Glibc)
