@@ -20,15 +20,10 @@ The event streams end lines with CRLF, sse-starlette's choice.
 """
 import asyncio
 import json
-import os
-import signal
-import socket
-import sys
-import threading
 import time
 from collections import defaultdict
 
-import uvicorn
+from asgi_loopback import serve
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -135,32 +130,5 @@ app = Starlette(
 )
 
 
-def main() -> None:
-    host = sys.argv[1] if len(sys.argv) > 1 else "127.0.0.1"
-    if not (host.startswith("127.") or host == "::1"):
-        sys.exit("refusing to listen on a non-loopback address: " + host)
-    # A test process may start us with signals blocked (Foundation's Process passes its mask
-    # on); uvicorn could then not stop on SIGTERM.
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-    parent = os.getppid()
-    # Bound here, before uvicorn starts, so the real port is known and printed first.
-    listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind((host, 0))
-    listener.listen(128)
-    print("LISTENING", host, listener.getsockname()[1], flush=True)
-
-    def watch_parent() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch_parent, daemon=True).start()
-    config = uvicorn.Config(
-        app, log_level="warning", access_log=False, timeout_graceful_shutdown=1, lifespan="off"
-    )
-    uvicorn.Server(config).run(sockets=[listener])
-
-
 if __name__ == "__main__":
-    main()
+    serve(app)
