@@ -254,9 +254,7 @@ public final class DurableJobQueue: Sendable {
           return try await finish(claim, .expired)
         }
         let step = job.steps[nextStep]
-        if job.constraints.needsConnectivity, serverNeedsTheNetwork,
-          let monitor = connection.connectivityMonitor, monitor.connectivity.blocksCalls
-        {
+        if let monitor = offlineMonitor(holding: job) {
           emit(.durableJob(.init(jobID: job.id, change: .waitingForConnectivity, step: nextStep)))
           guard await waitForConnectivity(monitor, holding: claim) else { return }
           continue
@@ -309,11 +307,7 @@ public final class DurableJobQueue: Sendable {
                 jobID: job.id, change: .retrying, step: nextStep, attempts: attempts,
                 delay: delay, errorCategory: category)))
           // Offline: the network's return, not a timer, says when to try again.
-          if category == .offline, job.constraints.needsConnectivity, serverNeedsTheNetwork,
-            connection.connectivityMonitor?.connectivity.blocksCalls == true
-          {
-            continue
-          }
+          if category == .offline, offlineMonitor(holding: job) != nil { continue }
           guard await wait(until: now.addingTimeInterval(delay), holding: claim) else { return }
           continue
         }
@@ -340,7 +334,7 @@ public final class DurableJobQueue: Sendable {
   private func whileRenewing(
     _ claim: DurableJobClaim, _ body: @escaping @Sendable () async throws -> Void
   ) async throws {
-    guard store.newJobsCheckInterval != nil else { return try await body() }
+    guard isStoreShared else { return try await body() }
     let (clock, store, claimDuration) = (connection.configuration.clock, store, claimDuration)
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { try await body() }
@@ -360,7 +354,7 @@ public final class DurableJobQueue: Sendable {
   /// meanwhile; `false` when the queue stopped or the claim was lost.
   private func wait(until date: Date, holding claim: DurableJobClaim) async -> Bool {
     let clock = connection.configuration.clock
-    let isShared = store.newJobsCheckInterval != nil
+    let isShared = isStoreShared
     while now < date {
       do {
         let remaining = date.timeIntervalSince(now)
@@ -381,7 +375,7 @@ public final class DurableJobQueue: Sendable {
     _ monitor: any ConnectivityMonitor, holding claim: DurableJobClaim
   ) async -> Bool {
     let clock = connection.configuration.clock
-    let isShared = store.newJobsCheckInterval != nil
+    let isShared = isStoreShared
     let expiresAt = claim.job.constraints.expiresAt
     while monitor.connectivity.blocksCalls {
       if let expiresAt, now >= expiresAt { return true }
@@ -427,11 +421,19 @@ public final class DurableJobQueue: Sendable {
 
   private var now: Date { connection.configuration.clock.now }
 
-  /// Whether reaching the server takes the network: a server on this machine (`localhost`,
-  /// `127.0.0.0/8`, `::1`) is reached without one, so steps never wait for it, as calls do not.
-  private var serverNeedsTheNetwork: Bool {
-    URLOrigin(connection.configuration.baseURL)?.isLoopback != true
+  /// The connection's monitor when it says offline and `job`'s steps wait for the network;
+  /// `nil` when they go now. A server on this machine (`localhost`, `127.0.0.0/8`, `::1`) is
+  /// reached without a network, so steps to it never wait, as calls do not.
+  private func offlineMonitor(holding job: DurableJob) -> (any ConnectivityMonitor)? {
+    guard job.constraints.needsConnectivity, let monitor = connection.connectivityMonitor,
+      monitor.connectivity.blocksCalls,
+      URLOrigin(connection.configuration.baseURL)?.isLoopback != true
+    else { return nil }
+    return monitor
   }
+
+  /// Whether other processes share the store: then claims run out unless renewed.
+  private var isStoreShared: Bool { store.newJobsCheckInterval != nil }
 
   /// Ends the claimed job with `ending`: kept by the store, handed to the outcome readers, and
   /// reported.
