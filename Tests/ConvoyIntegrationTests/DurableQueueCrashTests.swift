@@ -15,16 +15,17 @@ import Testing
   /// The worker SwiftPM built next to the tests.
   private func worker() throws -> URL { try BuiltExecutable.url(named: "QueueCrashWorker") }
 
-  /// Starts the worker on `journal`, its standard output going to `output`.
-  private func start(_ worker: URL, journal: URL, output: URL) throws -> Process {
+  /// Starts the worker on `journal`, its standard output going to `output`; its end, to await.
+  private func start(_ worker: URL, journal: URL, output: URL) throws -> (Process, ProcessExit) {
     _ = FileManager.default.createFile(atPath: output.path, contents: nil)
     let process = Process()
     process.executableURL = worker
     process.arguments = [journal.path, server.baseURL.absoluteString + "/", String(jobs)]
     process.standardOutput = try FileHandle(forWritingTo: output)
     process.standardError = FileHandle.nullDevice
+    let exit = ProcessExit(process)
     try process.run()
-    return process
+    return (process, exit)
   }
 
   @Test func killedAtRandomMomentsEveryAcceptedJobIsAppliedExactlyOnce() async throws {
@@ -42,12 +43,12 @@ import Testing
     let started = ContinuousClock.now
     // At least 200 kills, unless the whole run passes 150 s on a very slow machine.
     while trials < 200, ContinuousClock.now - started < .seconds(150) {
-      let process = try start(worker, journal: journal, output: output)
+      let (process, exit) = try start(worker, journal: journal, output: output)
       // Most kills within the first 40 ms (while adding and sending), some later.
       let delay = Int.random(in: 0...(trials % 5 == 0 ? 400 : 40), using: &generator)
       try await Task.sleep(for: .milliseconds(delay))
       kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
+      await exit.wait(within: .seconds(10))
       let lines = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
       for line in lines.split(separator: "\n") where line.hasPrefix("accepted ") {
         if let number = Int(line.dropFirst("accepted ".count)) { reportedAccepted.insert(number) }
@@ -57,11 +58,9 @@ import Testing
     #expect(trials >= 200)
 
     // A last run, left alone, finishes what is left.
-    let last = try start(worker, journal: journal, output: output)
-    for _ in 0..<600 where last.isRunning { try await Task.sleep(for: .milliseconds(100)) }
-    if last.isRunning { kill(last.processIdentifier, SIGKILL) }
-    last.waitUntilExit()
-    #expect(last.terminationStatus == 0)
+    let (_, last) = try start(worker, journal: journal, output: output)
+    #expect(await last.wait(within: .seconds(60)))
+    #expect(last.status == 0)
     #expect(try String(contentsOf: output, encoding: .utf8).contains("done"))
 
     let applied = try server.applied().filter { !keysBefore.contains($0.key) }

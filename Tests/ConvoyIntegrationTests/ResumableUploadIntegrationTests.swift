@@ -1,4 +1,5 @@
 import Convoy
+import ConvoyTestSupport
 import ConvoyTesting
 import Foundation
 import Testing
@@ -13,12 +14,14 @@ private final class HangingAfterParts: HTTPTransport, @unchecked Sendable {
   private let wrapped: any HTTPTransport
   private let partsLetThrough: Int
   private let parts = Locked(0)
-  /// Whether a part is being held.
-  let isHolding = Locked(false)
+  /// Yields once a part is being held.
+  let held: AsyncStream<Void>
+  private let holding: AsyncStream<Void>.Continuation
 
   init(_ wrapped: any HTTPTransport, partsLetThrough: Int) {
     self.wrapped = wrapped
     self.partsLetThrough = partsLetThrough
+    (held, holding) = AsyncStream.makeStream(of: Void.self)
   }
 
   func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportAnswer {
@@ -28,7 +31,8 @@ private final class HangingAfterParts: HTTPTransport, @unchecked Sendable {
         return $0
       }
       if count > partsLetThrough {
-        isHolding.withLock { $0 = true }
+        holding.yield()
+        // Held until the queue stops, which cancels the call.
         do { try await Task.sleep(for: .seconds(600)) } catch {}
         throw TransportFailure(kind: .cancelled, detail: "the app was stopped")
       }
@@ -102,10 +106,11 @@ private final class HangingAfterParts: HTTPTransport, @unchecked Sendable {
     let first = queue(over: hanging)
     try await first.start()
     try await first.add(job)
-    for _ in 0..<300 where !hanging.isHolding.current {
-      try await Task.sleep(for: .milliseconds(100))
+    let held = await BoundedWait.value(within: .seconds(30)) {
+      for await _ in hanging.held { return true }
+      return false
     }
-    #expect(hanging.isHolding.current)
+    #expect(held == true)
     first.stop()
 
     // The next run asks the server how much it has and sends the rest.
