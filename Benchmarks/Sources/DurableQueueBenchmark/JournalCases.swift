@@ -80,34 +80,43 @@ func makeQueue(fileURL: URL) -> DurableJobQueue {
   return queue
 }
 
-/// Adds `jobs` to a fresh journal at `fileURL`, `concurrency` tasks adding at once (each `add`
-/// awaited before that task's next), and times the adds.
-func journalEnqueue(_ jobs: [DurableJob], concurrency: Int, fileURL: URL) async throws
+/// How a case hands its jobs to the queue.
+enum Adding {
+  /// One `add` after the other.
+  case oneAtATime
+  /// `add(contentsOf:)` with this many jobs at a time.
+  case batches(Int)
+  /// This many tasks at once, each awaiting its own `add` before its next.
+  case concurrently(Int)
+}
+
+/// Adds `jobs` to a fresh journal at `fileURL` as `adding` says, and times the adds.
+func journalEnqueue(_ jobs: [DurableJob], adding: Adding, fileURL: URL) async throws
   -> Measurement
 {
   let queue = makeQueue(fileURL: fileURL)
   try await queue.start()
   defer { queue.stop() }
   return try await measure(jobs: jobs.count) {
-    try await addAll(jobs, to: queue, concurrency: concurrency)
-  }
-}
-
-/// Adds `jobs`, `concurrency` tasks at once, each taking every `concurrency`-th job.
-func addAll(_ jobs: [DurableJob], to queue: DurableJobQueue, concurrency: Int) async throws {
-  guard concurrency > 1 else {
-    for job in jobs { try await queue.add(job) }
-    return
-  }
-  try await withThrowingTaskGroup(of: Void.self) { group in
-    for lane in 0..<concurrency {
-      group.addTask {
-        for index in stride(from: lane, to: jobs.count, by: concurrency) {
-          try await queue.add(jobs[index])
+    switch adding {
+    case .oneAtATime:
+      for job in jobs { try await queue.add(job) }
+    case .batches(let size):
+      for start in stride(from: 0, to: jobs.count, by: size) {
+        try await queue.add(contentsOf: Array(jobs[start..<min(start + size, jobs.count)]))
+      }
+    case .concurrently(let tasks):
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for lane in 0..<tasks {
+          group.addTask {
+            for index in stride(from: lane, to: jobs.count, by: tasks) {
+              try await queue.add(jobs[index])
+            }
+          }
         }
+        try await group.waitForAll()
       }
     }
-    try await group.waitForAll()
   }
 }
 

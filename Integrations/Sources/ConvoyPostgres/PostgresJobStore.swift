@@ -99,22 +99,41 @@ public final class PostgresJobStore: DurableJobStore {
     }
   }
 
-  /// Inserts the job; a row with its identity already there refuses it.
+  /// Inserts the jobs, in one transaction when there are several; a row with the identity of
+  /// one of them already there refuses them all.
   ///
-  /// - Throws: ``DurableJobQueueError/Kind/duplicateJob(_:)`` when the table holds the job
-  ///   already, finished or not (until its outcome is forgotten),
+  /// - Throws: ``DurableJobQueueError/Kind/duplicateJob(_:)`` when the table holds one of the
+  ///   jobs already, finished or not (until its outcome is forgotten),
   ///   ``DurableJobQueueError/Kind/storage`` when the server fails.
-  public func accept(_ job: DurableJob) async throws {
-    let encoded = try encode(job)
-    let inserted = try await storage {
-      try await client.query(
-        """
-        INSERT INTO \(unescaped: tableName) (id, job) VALUES (\(job.id), \(encoded)::jsonb)
-        ON CONFLICT (id) DO NOTHING RETURNING id
-        """
-      ).collect()
+  public func accept(_ jobs: [DurableJob]) async throws {
+    let rows = try jobs.map { (id: $0.id, job: try encode($0)) }
+    if let single = rows.first, rows.count == 1 {
+      let inserted = try await storage {
+        try await client.query(insert(single.id, single.job)).collect()
+      }
+      guard !inserted.isEmpty else { throw DurableJobQueueError(.duplicateJob(single.id)) }
+      return
     }
-    guard !inserted.isEmpty else { throw DurableJobQueueError(.duplicateJob(job.id)) }
+    let logger = silentLogger
+    try await storage {
+      try await client.withTransaction(logger: logger) { connection in
+        for row in rows {
+          let inserted = try await connection.query(insert(row.id, row.job), logger: logger)
+            .collect()
+          // Thrown inside the transaction: it is rolled back, and no job of the batch is kept.
+          guard !inserted.isEmpty else { throw DurableJobQueueError(.duplicateJob(row.id)) }
+        }
+      }
+    }
+  }
+
+  /// Inserts one job unless a row has its identity; the row's id comes back when it was
+  /// inserted.
+  private func insert(_ id: UUID, _ job: String) -> PostgresQuery {
+    """
+    INSERT INTO \(unescaped: tableName) (id, job) VALUES (\(id), \(job)::jsonb)
+    ON CONFLICT (id) DO NOTHING RETURNING id
+    """
   }
 
   /// Claims the oldest unfinished job that no live claim holds, skipping rows other processes

@@ -125,19 +125,39 @@ public final class DurableJobQueue: Sendable {
   ///   request type is not registered or does not decode, the job was added before, or the
   ///   store could not keep it (then the job is not accepted).
   public func add(_ job: DurableJob) async throws {
-    guard !job.steps.isEmpty else { throw DurableJobQueueError(.noSteps) }
+    try await add(contentsOf: [job])
+  }
+
+  /// Accepts `jobs`, all or none, in one write to the store: faster than adding them one by
+  /// one, and a crash cannot keep some of them and lose the others. They run in their order,
+  /// after the jobs added before.
+  ///
+  /// ```swift
+  /// func placeOrders(_ itemIDs: [Int], in queue: DurableJobQueue) async throws {
+  ///   try await queue.add(
+  ///     contentsOf: itemIDs.map { try DurableJob(steps: [.request(PlaceOrder(itemID: $0))]) })
+  /// }
+  /// ```
+  ///
+  /// - Throws: ``DurableJobQueueError`` as ``add(_:)`` does, for the first job that cannot be
+  ///   accepted; then none is.
+  public func add(contentsOf jobs: [DurableJob]) async throws {
     let (isStarted, senders) = state.withLock { ($0.isStarted, $0.senders) }
     guard isStarted else { throw DurableJobQueueError(.notStarted) }
-    for step in job.steps {
-      guard let sender = senders[step.requestName] else {
-        throw DurableJobQueueError(.unregisteredRequest(name: step.requestName))
-      }
-      guard sender.decodes(step.request) else {
-        throw DurableJobQueueError(.undecodableRequest(name: step.requestName))
+    for job in jobs {
+      guard !job.steps.isEmpty else { throw DurableJobQueueError(.noSteps) }
+      for step in job.steps {
+        guard let sender = senders[step.requestName] else {
+          throw DurableJobQueueError(.unregisteredRequest(name: step.requestName))
+        }
+        guard sender.decodes(step.request) else {
+          throw DurableJobQueueError(.undecodableRequest(name: step.requestName))
+        }
       }
     }
-    try await store.accept(job)
-    emit(.durableJob(.init(jobID: job.id, change: .accepted)))
+    guard !jobs.isEmpty else { return }
+    try await store.accept(jobs)
+    for job in jobs { emit(.durableJob(.init(jobID: job.id, change: .accepted))) }
     let idle = state.withLock { state in
       state.jobsAdded = true
       defer { state.idleRunner = nil }

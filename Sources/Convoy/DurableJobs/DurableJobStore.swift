@@ -16,11 +16,12 @@ public protocol DurableJobStore: Sendable {
   /// ``DurableJobQueue/start()``.
   func open() async throws -> DurableJobStoreOpening
 
-  /// Keeps `job`, unfinished, after the jobs kept before it.
+  /// Keeps `jobs`, unfinished and in their order, after the jobs kept before them: all of them
+  /// or, when it throws, none.
   ///
   /// - Throws: ``DurableJobQueueError`` (``DurableJobQueueError/Kind/duplicateJob(_:)`` when a
-  ///   job with its identity is kept already).
-  func accept(_ job: DurableJob) async throws
+  ///   job with the identity of one of them is kept already, or two of them share one).
+  func accept(_ jobs: [DurableJob]) async throws
 
   /// Claims the first unfinished job nobody holds, for `lease` seconds; `nil` when there is
   /// none.

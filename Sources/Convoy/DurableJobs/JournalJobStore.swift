@@ -69,9 +69,8 @@ public final class JournalJobStore: DurableJobStore {
     }
     var replayed = State()
     var unreadable = 0
-    let decoder = JSONDecoder()
     for data in opened.records {
-      guard let record = try? decoder.decode(DurableJobRecord.self, from: data) else {
+      guard let record = try? DurableJobRecord(decoding: data) else {
         unreadable += 1
         continue
       }
@@ -96,23 +95,29 @@ public final class JournalJobStore: DurableJobStore {
       repair: repair)
   }
 
-  /// Writes the job to the journal; refuses one it holds already, unfinished or with its
-  /// outcome kept.
-  public func accept(_ job: DurableJob) async throws {
-    // The id is taken before the record is written, so that two adds of one job at once
+  /// Writes the jobs to the journal in one record, so that they are kept all or none; refuses
+  /// them when it holds one of them already, unfinished or with its outcome kept.
+  public func accept(_ jobs: [DurableJob]) async throws {
+    let ids = jobs.map(\.id)
+    // The ids are taken before the record is written, so that two adds of one job at once
     // cannot both be accepted.
-    let isNew = state.withLock { state in
-      guard !state.pendingIDs.contains(job.id),
-        !state.outcomes.contains(where: { $0.jobID == job.id })
-      else { return false }
-      state.pendingIDs.insert(job.id)
-      return true
+    let duplicate = state.withLock { state -> UUID? in
+      var seen = Set<UUID>()
+      for id in ids {
+        guard !state.pendingIDs.contains(id), !state.outcomes.contains(where: { $0.jobID == id }),
+          seen.insert(id).inserted
+        else { return id }
+      }
+      state.pendingIDs.formUnion(ids)
+      return nil
     }
-    guard isNew else { throw DurableJobQueueError(.duplicateJob(job.id)) }
+    if let duplicate { throw DurableJobQueueError(.duplicateJob(duplicate)) }
     do {
-      try await write(.accepted(job)) { $0.pending.append(Pending(job: job)) }
+      try await write(.accepted(jobs)) { state in
+        state.pending.append(contentsOf: jobs.map { Pending(job: $0) })
+      }
     } catch {
-      state.withLock { _ = $0.pendingIDs.remove(job.id) }
+      state.withLock { $0.pendingIDs.subtract(ids) }
       throw error
     }
   }
@@ -224,7 +229,7 @@ public final class JournalJobStore: DurableJobStore {
     guard let journal = state.withLock({ $0.journal }) else {
       throw DurableJobQueueError(.notStarted)
     }
-    let encoded = try JSONEncoder().encode(record)
+    let encoded = record.encoded()
     await gate.enterWrite()
     let failure: RecordJournal.Failure?
     do {
@@ -284,15 +289,14 @@ public final class JournalJobStore: DurableJobStore {
       return (state.journal, live)
     }
     guard let journal else { return }
-    let encoder = JSONEncoder()
-    try? journal.replace(with: records.compactMap { try? encoder.encode($0) })
+    try? journal.replace(with: records.map { $0.encoded() })
   }
 
   /// The fewest records that give `state` back when replayed.
   private static func records(describing state: State) -> [DurableJobRecord] {
     var records: [DurableJobRecord] = []
     for pending in state.pending {
-      records.append(.accepted(pending.job))
+      records.append(.accepted([pending.job]))
       for step in 0..<pending.nextStep {
         records.append(.stepFinished(job: pending.job.id, step: step))
       }
@@ -311,9 +315,9 @@ public final class JournalJobStore: DurableJobStore {
   /// Replays `record` onto `state`.
   private static func apply(_ record: DurableJobRecord, to state: inout State) {
     switch record {
-    case .accepted(let job):
-      state.pending.append(Pending(job: job))
-      state.pendingIDs.insert(job.id)
+    case .accepted(let jobs):
+      state.pending.append(contentsOf: jobs.map { Pending(job: $0) })
+      state.pendingIDs.formUnion(jobs.map(\.id))
     case .stepFinished(let id, let step):
       guard let index = state.pending.firstIndex(where: { $0.job.id == id }) else { return }
       state.pending[index].nextStep = max(state.pending[index].nextStep, step + 1)

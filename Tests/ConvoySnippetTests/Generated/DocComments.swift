@@ -235,6 +235,15 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func DurableJobQueue_136() async throws {
+    #sourceLocation(file: "Sources/Convoy/DurableJobs/DurableJobQueue.swift", line: 136)
+    func placeOrders(_ itemIDs: [Int], in queue: DurableJobQueue) async throws {
+      try await queue.add(
+        contentsOf: itemIDs.map { try DurableJob(steps: [.request(PlaceOrder(itemID: $0))]) })
+    }
+    #sourceLocation()
+  }
+
   static func DurableRequest_7() throws {
     #sourceLocation(file: "Sources/Convoy/DurableJobs/DurableRequest.swift", line: 7)
     struct PlaceOrder: DurableRequest {

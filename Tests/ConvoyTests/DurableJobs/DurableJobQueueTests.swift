@@ -349,4 +349,51 @@ private func outcomes(of queue: DurableJobQueue, count: Int) async -> [DurableJo
     #expect(transport.requests.count == 1)
     queue.stop()
   }
+
+  @Test func jobsAddedTogetherRunInTheirOrderAndSurviveARestart() async throws {
+    let test = QueueCase()
+    defer { test.cleanUp() }
+    let jobs = try (1...3).map { try DurableJob(steps: [.request(PlaceOrder(itemID: $0))]) }
+    let (first, _) = test.queue { _ in .status(503) }
+    try await first.start()
+    try await first.add(contentsOf: jobs)
+    first.stop()
+
+    let (second, transport) = test.queue { _ in .status(204) }
+    try await second.start()
+    let ended = await outcomes(of: second, count: 3)
+    #expect(ended.map(\.jobID) == jobs.map(\.id))
+    #expect(
+      transport.requests.map { $0.urlRequest.url?.path } == ["/orders/1", "/orders/2", "/orders/3"])
+    second.stop()
+  }
+
+  @Test func aBatchWithOneJobThatCannotBeAcceptedAcceptsNone() async throws {
+    let test = QueueCase()
+    defer { test.cleanUp() }
+    let (queue, _) = test.queue { _ in .status(503) }
+    try await queue.start()
+    let kept = try DurableJob(steps: [.request(PlaceOrder(itemID: 1))])
+    try await queue.add(kept)
+    let fresh = try DurableJob(steps: [.request(PlaceOrder(itemID: 2))])
+    let unknown = try DurableJob(steps: [.request(Unknown())])
+
+    let unregistered = await #expect(throws: DurableJobQueueError.self) {
+      try await queue.add(contentsOf: [fresh, unknown])
+    }
+    #expect(unregistered?.kind == .unregisteredRequest(name: "unknown"))
+    let duplicate = await #expect(throws: DurableJobQueueError.self) {
+      try await queue.add(contentsOf: [fresh, kept])
+    }
+    #expect(duplicate?.kind == .duplicateJob(kept.id))
+    let twice = await #expect(throws: DurableJobQueueError.self) {
+      try await queue.add(contentsOf: [fresh, fresh])
+    }
+    #expect(twice?.kind == .duplicateJob(fresh.id))
+    #expect(try await queue.unfinishedJobs().map(\.id) == [kept.id])
+    // The refused batch left nothing behind: its jobs can be added afterwards.
+    try await queue.add(contentsOf: [fresh])
+    #expect(try await queue.unfinishedJobs().map(\.id) == [kept.id, fresh.id])
+    queue.stop()
+  }
 }

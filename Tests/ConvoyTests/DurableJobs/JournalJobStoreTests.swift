@@ -26,7 +26,7 @@ private struct Tick: DurableRequest {
       // Eight writers add jobs at once...
       for writer in 0..<8 {
         group.addTask {
-          for job in jobs[(writer * 50)..<(writer * 50 + 50)] { try await store.accept(job) }
+          for job in jobs[(writer * 50)..<(writer * 50 + 50)] { try await store.accept([job]) }
         }
       }
       // ...while one runner finishes and forgets them, which compacts the journal again and

@@ -19,8 +19,8 @@ private final class SharedStore: DurableJobStore, @unchecked Sendable {
 
   func open() async throws -> DurableJobStoreOpening { DurableJobStoreOpening() }
 
-  func accept(_ job: DurableJob) async throws {
-    lock.withLock { jobs.append((job, 0, 0, nil)) }
+  func accept(_ jobs: [DurableJob]) async throws {
+    lock.withLock { self.jobs += jobs.map { ($0, 0, 0, nil) } }
   }
 
   /// As another process would: adds a job behind this queue's back.

@@ -59,7 +59,7 @@ struct PostgresJobStoreTests {
   @Test func jobsAreClaimedInTheOrderTheyWereAcceptedAndOnlyOnce() async throws {
     try await withStore { store, _ in
       let jobs = try (0..<3).map { try applyJob($0) }
-      for job in jobs { try await store.accept(job) }
+      for job in jobs { try await store.accept([job]) }
       var claimed: [UUID] = []
       while let claim = try await store.claimNextJob(for: 60) { claimed.append(claim.job.id) }
       #expect(claimed == jobs.map(\.id))
@@ -70,7 +70,7 @@ struct PostgresJobStoreTests {
   @Test func concurrentClaimersSkipTheRowsOthersHoldAndNeverShareAJob() async throws {
     try await withStore { store, _ in
       let jobs = try (0..<40).map { try applyJob($0) }
-      for job in jobs { try await store.accept(job) }
+      for job in jobs { try await store.accept([job]) }
       // Four claimers at once, on four connections of the pool, until none gets a job.
       let claimed = try await withThrowingTaskGroup(of: [UUID].self) { group in
         for _ in 0..<4 {
@@ -91,8 +91,8 @@ struct PostgresJobStoreTests {
     try await withStore { store, _ in
       let held = try applyJob(0, steps: 3)
       let expiring = try applyJob(1, steps: 3)
-      try await store.accept(held)
-      try await store.accept(expiring)
+      try await store.accept([held])
+      try await store.accept([expiring])
       _ = try #require(try await store.claimNextJob(for: 60))
       // A lease of 0 s has run out by the server's clock at its next statement: no waiting.
       let first = try #require(try await store.claimNextJob(for: 0))
@@ -124,8 +124,8 @@ struct PostgresJobStoreTests {
   @Test func aReleasedJobIsTheNextClaimedAndGoesOnFromItsLastFinishedStep() async throws {
     try await withStore { store, _ in
       let first = try applyJob(0, steps: 2)
-      try await store.accept(first)
-      try await store.accept(try applyJob(1))
+      try await store.accept([first])
+      try await store.accept([try applyJob(1)])
       let claim = try #require(try await store.claimNextJob(for: 60))
       try await store.record(.stepFinished(0), of: claim)
       await store.release(claim)
@@ -139,7 +139,7 @@ struct PostgresJobStoreTests {
   @Test func aStepsCheckpointComesBackWithTheNextClaimUntilTheStepFinishes() async throws {
     try await withStore { store, _ in
       let job = try applyJob(0, steps: 2)
-      try await store.accept(job)
+      try await store.accept([job])
       let claim = try #require(try await store.claimNextJob(for: 60))
       #expect(claim.checkpoint == nil)
       let state = Data("http://127.0.0.1/files/upload-1".utf8)
@@ -156,7 +156,7 @@ struct PostgresJobStoreTests {
   @Test func outcomesAreKeptInTheOrderJobsEndedUntilForgotten() async throws {
     try await withStore { store, _ in
       let jobs = try (0..<3).map { try applyJob($0) }
-      for job in jobs { try await store.accept(job) }
+      for job in jobs { try await store.accept([job]) }
       let claims = [
         try #require(try await store.claimNextJob(for: 60)),
         try #require(try await store.claimNextJob(for: 60)),
@@ -182,12 +182,18 @@ struct PostgresJobStoreTests {
   @Test func aJobWhoseIdentityTheTableHoldsIsRefused() async throws {
     try await withStore { store, _ in
       let job = try applyJob(0)
-      try await store.accept(job)
-      #expect(await kind { try await store.accept(job) } == .duplicateJob(job.id))
+      try await store.accept([job])
+      #expect(await kind { try await store.accept([job]) } == .duplicateJob(job.id))
       let claim = try #require(try await store.claimNextJob(for: 60))
       try await store.finish(claim, with: try outcome(of: job.id))
-      #expect(await kind { try await store.accept(job) } == .duplicateJob(job.id))
+      #expect(await kind { try await store.accept([job]) } == .duplicateJob(job.id))
       #expect(try await store.unfinishedJobs().isEmpty)
+      // A batch is kept all or none: one job the table holds refuses the others too.
+      let fresh = try applyJob(1)
+      #expect(await kind { try await store.accept([fresh, job]) } == .duplicateJob(job.id))
+      #expect(try await store.unfinishedJobs().isEmpty)
+      try await store.accept([fresh])
+      #expect(try await store.unfinishedJobs().map(\.id) == [fresh.id])
     }
   }
 
@@ -201,7 +207,7 @@ struct PostgresJobStoreTests {
         try await group.waitForAll()
       }
       let jobs = try (0..<2).map { try applyJob($0, steps: 2) }
-      for job in jobs { try await stores[0].accept(job) }
+      try await stores[0].accept(jobs)
       let claim = try #require(try await stores[1].claimNextJob(for: 60))
       try await stores[1].record(.stepFinished(0), of: claim)
       await stores[1].release(claim)
@@ -217,7 +223,7 @@ struct PostgresJobStoreTests {
       // A table that was never created: every statement fails on the server.
       let store = try PostgresJobStore(client: client, tableName: freshTableName())
       let error = await #expect(throws: DurableJobQueueError.self) {
-        try await store.accept(try applyJob(0))
+        try await store.accept([try applyJob(0)])
       }
       #expect(error?.kind == .storage)
       #expect(error?.detail.contains("42P01") == true)

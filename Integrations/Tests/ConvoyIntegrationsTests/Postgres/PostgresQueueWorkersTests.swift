@@ -46,7 +46,7 @@ struct PostgresQueueWorkersTests {
       let store = try PostgresJobStore(client: client, tableName: table)
       _ = try await store.open()
       let jobs = try (0..<Self.jobCount).map { try applyJob($0, steps: 2) }
-      for job in jobs { try await store.accept(job) }
+      try await store.accept(jobs)
 
       let victim = try startWorker("victim", postgresPort: postgres.port, table, server.port)
       let survivor = try startWorker("survivor", postgresPort: postgres.port, table, server.port)

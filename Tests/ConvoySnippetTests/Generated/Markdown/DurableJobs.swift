@@ -65,7 +65,15 @@ private func durableJobsStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/DurableJobs.md", line: 90)
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 62)
+    let orders = try [7, 8, 9].map { try DurableJob(steps: [.request(PlaceOrder(itemID: $0))]) }
+    #sourceLocation()
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 63)
+    try await queue.add(contentsOf: orders)
+    #sourceLocation()
+  }
+  do {
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 97)
     for await outcome in queue.outcomes() {
       switch outcome.ending {
       case .succeeded: print("job \(outcome.jobID) done")
@@ -77,7 +85,7 @@ private func durableJobsStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/DurableJobs.md", line: 147)
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 158)
     let upload = try DurableJob(
       steps: [
         .resumableUpload(
@@ -86,12 +94,12 @@ private func durableJobsStatements() async throws {
         .request(PlaceOrder(itemID: 7)),
       ])
     #sourceLocation()
-    #sourceLocation(file: "Docs/DurableJobs.md", line: 154)
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 165)
     try await queue.add(upload)
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/DurableJobs.md", line: 187)
+    #sourceLocation(file: "Docs/DurableJobs.md", line: 198)
     let shared = DurableJobQueue(
       connection: connection, store: JournalJobStore(fileURL: URL(fileURLWithPath: "/tmp/jobs.journal")),
       claimDuration: 30)
