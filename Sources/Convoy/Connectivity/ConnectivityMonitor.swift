@@ -26,3 +26,13 @@ public protocol ConnectivityMonitor: Sendable {
   /// Each call is a subscription of its own; a state is never repeated twice in a row.
   func updates() -> AsyncStream<Connectivity>
 }
+
+extension ConnectivityMonitor {
+  /// Returns `true` once the monitor no longer says offline (at once when it does not now);
+  /// `false` when its updates ended first: the waiting task was cancelled, or the monitor
+  /// stopped.
+  package func waitUntilOnline() async -> Bool {
+    for await state in updates() where !state.blocksCalls { return true }
+    return false
+  }
+}

@@ -403,10 +403,7 @@ public final class DurableJobQueue: Sendable {
       if isShared { bound = min(bound, claimDuration / 2) }
       let limit = bound
       let online = await withTaskGroup(of: Bool.self) { group in
-        group.addTask {
-          for await state in monitor.updates() where !state.blocksCalls { return true }
-          return false
-        }
+        group.addTask { await monitor.waitUntilOnline() }
         if limit.isFinite {
           group.addTask {
             try? await clock.sleep(for: limit)

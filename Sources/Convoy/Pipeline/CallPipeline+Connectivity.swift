@@ -82,9 +82,8 @@ extension CallPipeline {
       try await DeadlineRace.run(
         until: context.deadline, on: configuration.clock, timedOut: offline
       ) {
-        for await state in monitor.updates() where !state.blocksCalls { return }
         // The updates ended: the wait's task was cancelled, or the monitor stopped.
-        throw ServerConnectionError.cancelled
+        guard await monitor.waitUntilOnline() else { throw ServerConnectionError.cancelled }
       }
     } catch let error as ServerConnectionError {
       throw error

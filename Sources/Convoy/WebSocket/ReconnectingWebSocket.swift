@@ -91,27 +91,46 @@ public final class ReconnectingWebSocket: Sendable {
   }
 
   /// Waits before attempt `attempt` in a row (from 1) and reports it; throws `failure` when the
-  /// policy allows no more, or the task was cancelled.
+  /// policy allows no more, or the task was cancelled. While the connection's monitor says
+  /// offline the wait is for the network's return, not the back-off: attempts that would fail
+  /// the same way are not made, and the first goes as soon as the network is back.
   private func waitToReconnect(attempt: Int, after failure: any Error) async throws {
     state.withLock { $0.current = nil }
     if let limit = reconnection.maximumAttempts, attempt > limit { throw failure }
     let configuration = connection.configuration
+    let url = try? configuration.url(path: endpoint.path, queryItems: endpoint.queryItems)
+    let offline = url.flatMap { connection.pipeline.offlineMonitor(for: $0) }
     let backedOff = reconnection.initialDelay * pow(2, Double(min(attempt - 1, 10)))
-    let delay = min(reconnection.maximumDelay, configuration.retryPolicy.jittered(backedOff))
+    let delay =
+      offline == nil
+      ? min(reconnection.maximumDelay, configuration.retryPolicy.jittered(backedOff)) : 0
     let events = EventEmitter.call(observers: connection.observers, jobID: nil, method: .get)
     events.emit(
       .streamReconnecting(
         .init(
-          call: events.call, url: try? configuration.url(path: endpoint.path), attempt: attempt,
-          delay: delay, reason: "\(failure)")))
-    try await waitOrClose(for: delay, on: configuration.clock)
+          call: events.call, url: url, attempt: attempt, delay: delay,
+          reason: offline == nil ? "\(failure)" : "offline, waiting for the network: \(failure)")))
+    if let offline {
+      try await waitOrClose { end in
+        let wait = Task { if await offline.waitUntilOnline() { end() } }
+        return { wait.cancel() }
+      }
+    } else {
+      try await waitOrClose { end in
+        let timer = configuration.clock.schedule(after: delay, end)
+        return { timer.cancel() }
+      }
+    }
   }
 
-  /// Waits `seconds` on `clock`, or less when ``close(code:reason:)`` comes first.
+  /// Waits until the wake-up `start` sets up calls its `end`, or less when
+  /// ``close(code:reason:)`` comes first; `start` returns what cancels its wake-up.
   ///
   /// - Throws: ``ServerConnectionError/cancelled`` when the task is cancelled.
-  private func waitOrClose(for seconds: TimeInterval, on clock: any ConvoyClock) async throws {
-    let timer = Locked<ClockTimer?>(nil)
+  private func waitOrClose(
+    _ start: (_ end: @escaping @Sendable () -> Void) -> @Sendable () -> Void
+  ) async throws {
+    let cancelWakeUp = Locked<(@Sendable () -> Void)?>(nil)
     await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
         let closed = state.withLock { state in
@@ -119,14 +138,13 @@ public final class ReconnectingWebSocket: Sendable {
           return state.isClosed
         }
         guard !closed else { return continuation.resume() }
-        timer.withLock {
-          $0 = clock.schedule(after: seconds) { [weak self] in self?.endWait() }
-        }
+        let cancel = start { [weak self] in self?.endWait() }
+        cancelWakeUp.withLock { $0 = cancel }
       }
     } onCancel: {
       self.endWait()
     }
-    timer.withLock { $0?.cancel() }
+    cancelWakeUp.withLock { $0 }?()
     if Task.isCancelled { throw ServerConnectionError.cancelled }
   }
 

@@ -67,12 +67,23 @@ extension ServerConnection {
       attempt += 1
       let channel: any WebSocketChannel
       let head: WebSocketUpgradeHead
-      let timeout = endpoint.options.handshakeTimeout ?? configuration.timeout
+      var timeout = endpoint.options.handshakeTimeout ?? configuration.timeout
+      if endpoint.waitsForConnectivity ?? configuration.waitsForConnectivity,
+        let monitor = pipeline.offlineMonitor(for: url)
+      {
+        let waited = configuration.clock.now
+        try await waitForConnectivity(
+          monitor, upTo: timeout, to: url, context: context, emitter: emitter, attempt: attempt)
+        timeout -= configuration.clock.now.timeIntervalSince(waited)
+      }
       let started = configuration.clock.now
       do {
         channel = try await opener.openWebSocketChannel(to: url, timeout: timeout)
       } catch {
-        throw ServerConnectionError.transportFailed(error, context)
+        // Offline, a refused connection is the same fault as on every transport and for calls.
+        throw ServerConnectionError.transportFailed(
+          pipeline.offlineMonitor(for: url) == nil ? error : CallPipeline.offlineAware(error),
+          context)
       }
       // A server that accepts the connection and never answers the upgrade must not hold the
       // caller for ever: the rest of the handshake gets what the connection left of `timeout`.
@@ -133,6 +144,29 @@ extension ServerConnection {
         channel.close()
         throw WebSocketError(kind: .handshakeFailed, detail: "\(error)")
       }
+    }
+  }
+
+  /// Waits until `monitor` no longer says offline, for at most `timeout` seconds.
+  ///
+  /// - Throws: An offline ``ServerConnectionError/transportFailed(_:_:)`` when `timeout` passes
+  ///   first, ``ServerConnectionError/cancelled`` when the task is cancelled.
+  private func waitForConnectivity(
+    _ monitor: any ConnectivityMonitor, upTo timeout: TimeInterval, to url: URL,
+    context: ErrorContext, emitter: EventEmitter, attempt: Int
+  ) async throws {
+    emitter.emit(
+      .requestWaitingForConnectivity(
+        .init(call: emitter.call, url: url, attempt: attempt, timeLeft: timeout)))
+    let offline = ServerConnectionError.transportFailed(
+      TransportFailure(
+        kind: .notConnectedToInternet, detail: "no network before the handshake's timeout"),
+      context)
+    try await DeadlineRace.run(
+      until: configuration.clock.now.addingTimeInterval(timeout), on: configuration.clock,
+      timedOut: offline
+    ) {
+      guard await monitor.waitUntilOnline() else { throw ServerConnectionError.cancelled }
     }
   }
 

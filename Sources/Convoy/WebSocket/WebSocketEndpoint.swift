@@ -19,13 +19,19 @@ public struct WebSocketEndpoint: Sendable, Hashable {
   public var requiresAuthentication: Bool
   /// Compression, limits and timeouts.
   public var options: WebSocketOptions
+  /// Whether opening waits while the connection's ``ConnectivityMonitor`` says offline, up to
+  /// the handshake's timeout, instead of failing at once; `nil` follows
+  /// ``ServerConfiguration/waitsForConnectivity``. A ``ReconnectingWebSocket`` waits for the
+  /// network before each reconnection whatever this says.
+  public var waitsForConnectivity: Bool?
 
   /// Creates an endpoint.
   public init(
     path: String, queryItems: [URLQueryItem] = [], headers: HTTPHeaders = [:],
     subprotocols: [String] = [], requiresAuthentication: Bool = false,
-    options: WebSocketOptions = WebSocketOptions()
+    options: WebSocketOptions = WebSocketOptions(), waitsForConnectivity: Bool? = nil
   ) {
+    self.waitsForConnectivity = waitsForConnectivity
     self.path = path
     self.queryItems = queryItems
     self.headers = headers

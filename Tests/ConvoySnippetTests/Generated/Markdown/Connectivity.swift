@@ -48,28 +48,28 @@ private func connectivityStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Connectivity.md", line: 111)
+    #sourceLocation(file: "Docs/Connectivity.md", line: 116)
     let network = SimulatedConnectivity(.offline)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Connectivity.md", line: 112)
+    #sourceLocation(file: "Docs/Connectivity.md", line: 117)
     var configuration = ServerConfiguration(
       environment: .staging, baseURL: URL(string: "https://api.example.com/")!)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Connectivity.md", line: 114)
+    #sourceLocation(file: "Docs/Connectivity.md", line: 119)
     configuration.waitsForConnectivity = true
     #sourceLocation()
-    #sourceLocation(file: "Docs/Connectivity.md", line: 115)
+    #sourceLocation(file: "Docs/Connectivity.md", line: 120)
     let stubbed = ServerConnection(
       configuration: configuration, transport: StubTransport { _ in .json(["synced": true]) },
       connectivityMonitor: network)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Connectivity.md", line: 118)
+    #sourceLocation(file: "Docs/Connectivity.md", line: 123)
     let call = Task { try await stubbed.execute(SyncRequest()) }
     #sourceLocation()
-    #sourceLocation(file: "Docs/Connectivity.md", line: 119)
+    #sourceLocation(file: "Docs/Connectivity.md", line: 124)
     network.goOnline()  // the call goes now
     #sourceLocation()
-    #sourceLocation(file: "Docs/Connectivity.md", line: 120)
+    #sourceLocation(file: "Docs/Connectivity.md", line: 125)
     _ = try await call.value
     #sourceLocation()
   }

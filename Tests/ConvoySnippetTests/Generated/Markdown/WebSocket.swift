@@ -51,7 +51,7 @@ private func followAcrossDrops(_ connection: ServerConnection) async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 179)
+#sourceLocation(file: "Docs/WebSocket.md", line: 199)
 private func liveChannelTest() async throws {
   let server = try await MockServer.started()
   server.route("/live", answer: .webSocket(sending: [.text("welcome")]))
@@ -68,13 +68,13 @@ private func liveChannelTest() async throws {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 211)
+#sourceLocation(file: "Docs/WebSocket.md", line: 231)
 private struct Snapshot: Decodable, Sendable {
   var version: String
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 215)
+#sourceLocation(file: "Docs/WebSocket.md", line: 235)
 private struct SnapshotRequest: RequestDescribing {
   typealias Response = JSONResponse<Snapshot>
   var method: HTTPMethod { .get }
@@ -82,7 +82,7 @@ private struct SnapshotRequest: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/WebSocket.md", line: 221)
+#sourceLocation(file: "Docs/WebSocket.md", line: 241)
 private func followAfterSnapshot(_ connection: ServerConnection) -> ChainOperation<Int> {
   connection.operation(for: SnapshotRequest())
     .then { snapshot in
@@ -98,3 +98,11 @@ private func followAfterSnapshot(_ connection: ServerConnection) -> ChainOperati
     }
 }
 #sourceLocation()
+
+private func webSocketStatements() async throws {
+  do {
+    #sourceLocation(file: "Docs/WebSocket.md", line: 163)
+    let endpoint = WebSocketEndpoint(path: "v2/updates/live", waitsForConnectivity: true)
+    #sourceLocation()
+  }
+}

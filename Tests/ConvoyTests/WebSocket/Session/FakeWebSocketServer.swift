@@ -248,6 +248,17 @@ final class FakeWebSocketTransport: HTTPTransport, WebSocketChannelOpening, @unc
   private let lock = NSLock()
   private var opened: [FakeWebSocketChannel] = []
   private var waiter: CheckedContinuation<FakeWebSocketChannel, Never>?
+  private var refusing = false
+  private var attempts = 0
+
+  /// Set to refuse every connection, as a network that is down does.
+  var refusesConnections: Bool {
+    get { lock.withLock { refusing } }
+    set { lock.withLock { refusing = newValue } }
+  }
+
+  /// How many connections were asked for, refused ones included.
+  var connectionAttempts: Int { lock.withLock { attempts } }
 
   func send(_ request: TransportRequest) async throws(TransportFailure) -> TransportAnswer {
     throw TransportFailure(kind: .other, detail: "this transport only opens WebSockets")
@@ -256,6 +267,11 @@ final class FakeWebSocketTransport: HTTPTransport, WebSocketChannelOpening, @unc
   func openWebSocketChannel(to url: URL, timeout: TimeInterval) async throws(TransportFailure)
     -> any WebSocketChannel
   {
+    let refused = lock.withLock {
+      attempts += 1
+      return refusing
+    }
+    if refused { throw TransportFailure(kind: .cannotConnectToHost, detail: "Couldn't connect") }
     let channel = FakeWebSocketChannel()
     let waiter = lock.withLock { () -> CheckedContinuation<FakeWebSocketChannel, Never>? in
       guard let waiter = self.waiter else {
