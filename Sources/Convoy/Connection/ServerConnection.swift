@@ -139,35 +139,4 @@ public final class ServerConnection: Sendable {
   /// The road every call of this connection travels; each operation keeps a copy, which shares
   /// the connection's parts rather than copying them.
   var pipeline: CallPipeline { sharedPipeline }
-
-  /// Sends `request` and returns its typed answer.
-  ///
-  /// The call runs as a ``NetworkRequestOperation`` under ``networkConcurrencyLimit``, counted
-  /// with the calls of every job. When a slot is free the calling task takes it and does the
-  /// work at once, with no hand-over to another thread; otherwise it waits its turn without
-  /// holding a thread. Cancelling the calling task cancels the transfer (or the wait) and throws
-  /// ``ServerConnectionError/cancelled``.
-  /// - Throws: ``ServerConnectionError`` for everything Convoy judges; errors thrown by custom
-  ///   adapters, decisions or response types as they are.
-  public func execute<Request: RequestDescribing>(_ request: Request) async throws
-    -> Request.Response
-  {
-    try await operation(for: request).runInCallingTask(on: callContext)
-  }
-
-  /// Sends `request` and returns its typed answer, telling `uploadProgress` how much of the body
-  /// went out: for photos, videos and other large uploads (``RequestBody/file(_:contentType:)``
-  /// and multipart bodies stream from disk).
-  ///
-  /// ```swift
-  /// let answer = try await connection.execute(UploadPhoto(file: photo)) { progress in
-  ///   print(progress)  // "1.5 MB of 10 MB"
-  /// }
-  /// ```
-  public func execute<Request: RequestDescribing>(
-    _ request: Request, uploadProgress: @escaping @Sendable (TransferProgress) -> Void
-  ) async throws -> Request.Response {
-    try await NetworkRequestOperation(request, connection: self, uploadProgress: uploadProgress)
-      .runInCallingTask(on: callContext)
-  }
 }

@@ -21,39 +21,6 @@ private extension ServerConfiguration {
 #sourceLocation()
 
 extension DocCommentContext {
-  static func AccessTokenRequest_15() throws {
-    #sourceLocation(file: "Sources/Convoy/Authentication/AccessTokenRequest.swift", line: 15)
-    func passwordGrant(for client: OAuthClient) -> AccessTokenRequest {
-      AccessTokenRequest(
-        grant: .password(username: "ada", password: password), client: client,
-        endpoint: "o/token/")
-    }
-    #sourceLocation()
-  }
-
-  static func OAuthFormRequest_11() throws {
-    #sourceLocation(file: "Sources/Convoy/Authentication/OAuthFormRequest.swift", line: 11)
-    struct TokenIntrospectionRequest: OAuthFormRequest {
-      typealias Response = JSONResponse<[String: Bool]>
-      var token: String
-      var client: OAuthClient
-      var endpoint = "o/introspect/"
-      var formParameters: [String: String] { ["token": token] }
-    }
-    #sourceLocation()
-  }
-
-  static func OAuthGrant_9() throws {
-    #sourceLocation(file: "Sources/Convoy/Authentication/OAuthGrant.swift", line: 9)
-    struct JWTBearerGrant: OAuthGrant {
-      var assertion: String
-      var grantType: String { "urn:ietf:params:oauth:grant-type:jwt-bearer" }
-      var parameters: [String: String] { ["assertion": assertion] }
-      var asksForScopes: Bool { true }
-    }
-    #sourceLocation()
-  }
-
   static func FormValue_6() throws {
     #sourceLocation(file: "Sources/Convoy/Bodies/FormValue.swift", line: 6)
     let parameters: [String: FormValue] = [
@@ -107,6 +74,14 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func ServerConnection_Execute_28() async throws {
+    #sourceLocation(file: "Sources/Convoy/Connection/ServerConnection+Execute.swift", line: 28)
+    let answer = try await connection.execute(UploadPhoto(file: photo)) { progress in
+      print(progress)  // "1.5 MB of 10 MB"
+    }
+    #sourceLocation()
+  }
+
   static func ServerConnection_Operations_23() throws {
     #sourceLocation(file: "Sources/Convoy/Connection/ServerConnection+Operations.swift", line: 23)
     connection.operation(for: ProfileRequest())
@@ -120,14 +95,6 @@ extension DocCommentContext {
     #sourceLocation()
     #sourceLocation(file: "Sources/Convoy/Connection/ServerConnection.swift", line: 8)
     let places = try await connection.execute(PlacesRequest()).value
-    #sourceLocation()
-  }
-
-  static func ServerConnection_163() async throws {
-    #sourceLocation(file: "Sources/Convoy/Connection/ServerConnection.swift", line: 163)
-    let answer = try await connection.execute(UploadPhoto(file: photo)) { progress in
-      print(progress)  // "1.5 MB of 10 MB"
-    }
     #sourceLocation()
   }
 
@@ -279,29 +246,12 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func CallMetrics_11() async throws {
-    #sourceLocation(file: "Sources/Convoy/HTTP/CallMetrics.swift", line: 11)
-    let answer = try await connection.execute(PlacesRequest())
-    #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/HTTP/CallMetrics.swift", line: 12)
-    if let metrics = answer.response.metrics {
-      print("\(metrics.attempts) attempt(s), \(metrics.duration) s, waited \(metrics.queuedDuration) s")
-    }
-    #sourceLocation()
-  }
-
   static func HTTPResponse_19() async throws {
     #sourceLocation(file: "Sources/Convoy/HTTP/HTTPResponse.swift", line: 19)
     let answer = try await connection.execute(PlacesRequest())
     #sourceLocation()
     #sourceLocation(file: "Sources/Convoy/HTTP/HTTPResponse.swift", line: 20)
     let etag = answer.response.headers["etag"]  // whatever case the server used
-    #sourceLocation()
-  }
-
-  static func CompletionQueue_12() throws {
-    #sourceLocation(file: "Sources/Convoy/Jobs/CompletionQueue.swift", line: 12)
-    connection.execute(PlacesRequest(), completionQueue: .main) { result in show(result) }
     #sourceLocation()
   }
 
@@ -351,50 +301,8 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func AuthorizationCodeLogin_10() async throws {
-    #sourceLocation(file: "Sources/Convoy/Logins/AuthorizationCode/AuthorizationCodeLogin.swift", line: 10)
-    let listener = try LoopbackRedirectListener(timeout: 300) { url in
-      print("Open \(url) to log in")
-    }
-    #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/Logins/AuthorizationCode/AuthorizationCodeLogin.swift", line: 13)
-    try await connection.login(through: listener)
-    #sourceLocation()
-  }
-
-  static func LoopbackRedirectListener_26() async throws {
-    #sourceLocation(file: "Sources/Convoy/Logins/AuthorizationCode/LoopbackRedirectListener.swift", line: 26)
-    let listener = try LoopbackRedirectListener(timeout: 300) { url in
-      print("Open this page to log in: \(url)")
-    }
-    #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/Logins/AuthorizationCode/LoopbackRedirectListener.swift", line: 29)
-    try await connection.login(through: listener)
-    #sourceLocation()
-  }
-
-  static func ClientCredentialsLogin_8() async throws {
-    #sourceLocation(file: "Sources/Convoy/Logins/ClientCredentialsLogin.swift", line: 8)
-    try await connection.loginAsClient()
-    #sourceLocation()
-  }
-
-  static func DeviceLogin_14() async throws {
-    #sourceLocation(file: "Sources/Convoy/Logins/DeviceCode/DeviceLogin.swift", line: 14)
-    try await connection.loginWithDeviceCode { authorization in
-      print("Open \(authorization.verificationURI) and enter \(authorization.userCode)")
-    }
-    #sourceLocation()
-  }
-
-  static func PasswordLogin_9() async throws {
-    #sourceLocation(file: "Sources/Convoy/Logins/PasswordLogin.swift", line: 9)
-    try await connection.login(username: "ada@example.com", password: password)
-    #sourceLocation()
-  }
-
   static func AuthenticationConfiguration_6() throws {
-    #sourceLocation(file: "Sources/Convoy/OAuthConfiguration/AuthenticationConfiguration.swift", line: 6)
+    #sourceLocation(file: "Sources/Convoy/OAuth/Configuration/AuthenticationConfiguration.swift", line: 6)
     let authentication = AuthenticationConfiguration(
       client: OAuthClient(
         id: "places-cli", endpoints: .discovered(issuer: URL(string: "https://id.example.com")!)))
@@ -402,15 +310,90 @@ extension DocCommentContext {
   }
 
   static func OAuthClient_7() throws {
-    #sourceLocation(file: "Sources/Convoy/OAuthConfiguration/OAuthClient.swift", line: 7)
+    #sourceLocation(file: "Sources/Convoy/OAuth/Configuration/OAuthClient.swift", line: 7)
     let client = OAuthClient(
       id: "places-ios", scopes: ["places:read"],
       endpoints: .discovered(issuer: URL(string: "https://id.example.com")!))
     #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/OAuthConfiguration/OAuthClient.swift", line: 10)
+    #sourceLocation(file: "Sources/Convoy/OAuth/Configuration/OAuthClient.swift", line: 10)
     let configuration = ServerConfiguration(
       environment: .production, baseURL: URL(string: "https://api.example.com/")!,
       authentication: AuthenticationConfiguration(client: client))
+    #sourceLocation()
+  }
+
+  static func AccessTokenRequest_15() throws {
+    #sourceLocation(file: "Sources/Convoy/OAuth/Grants/AccessTokenRequest.swift", line: 15)
+    func passwordGrant(for client: OAuthClient) -> AccessTokenRequest {
+      AccessTokenRequest(
+        grant: .password(username: "ada", password: password), client: client,
+        endpoint: "o/token/")
+    }
+    #sourceLocation()
+  }
+
+  static func OAuthFormRequest_11() throws {
+    #sourceLocation(file: "Sources/Convoy/OAuth/Grants/OAuthFormRequest.swift", line: 11)
+    struct TokenIntrospectionRequest: OAuthFormRequest {
+      typealias Response = JSONResponse<[String: Bool]>
+      var token: String
+      var client: OAuthClient
+      var endpoint = "o/introspect/"
+      var formParameters: [String: String] { ["token": token] }
+    }
+    #sourceLocation()
+  }
+
+  static func OAuthGrant_9() throws {
+    #sourceLocation(file: "Sources/Convoy/OAuth/Grants/OAuthGrant.swift", line: 9)
+    struct JWTBearerGrant: OAuthGrant {
+      var assertion: String
+      var grantType: String { "urn:ietf:params:oauth:grant-type:jwt-bearer" }
+      var parameters: [String: String] { ["assertion": assertion] }
+      var asksForScopes: Bool { true }
+    }
+    #sourceLocation()
+  }
+
+  static func AuthorizationCodeLogin_10() async throws {
+    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/AuthorizationCode/AuthorizationCodeLogin.swift", line: 10)
+    let listener = try LoopbackRedirectListener(timeout: 300) { url in
+      print("Open \(url) to log in")
+    }
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/AuthorizationCode/AuthorizationCodeLogin.swift", line: 13)
+    try await connection.login(through: listener)
+    #sourceLocation()
+  }
+
+  static func LoopbackRedirectListener_26() async throws {
+    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/AuthorizationCode/LoopbackRedirectListener.swift", line: 26)
+    let listener = try LoopbackRedirectListener(timeout: 300) { url in
+      print("Open this page to log in: \(url)")
+    }
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/AuthorizationCode/LoopbackRedirectListener.swift", line: 29)
+    try await connection.login(through: listener)
+    #sourceLocation()
+  }
+
+  static func ClientCredentialsLogin_8() async throws {
+    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/ClientCredentialsLogin.swift", line: 8)
+    try await connection.loginAsClient()
+    #sourceLocation()
+  }
+
+  static func DeviceLogin_14() async throws {
+    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/DeviceCode/DeviceLogin.swift", line: 14)
+    try await connection.loginWithDeviceCode { authorization in
+      print("Open \(authorization.verificationURI) and enter \(authorization.userCode)")
+    }
+    #sourceLocation()
+  }
+
+  static func PasswordLogin_9() async throws {
+    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/PasswordLogin.swift", line: 9)
+    try await connection.login(username: "ada@example.com", password: password)
     #sourceLocation()
   }
 
@@ -447,6 +430,17 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func CallMetrics_11() async throws {
+    #sourceLocation(file: "Sources/Convoy/Observation/Metrics/CallMetrics.swift", line: 11)
+    let answer = try await connection.execute(PlacesRequest())
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/Observation/Metrics/CallMetrics.swift", line: 12)
+    if let metrics = answer.response.metrics {
+      print("\(metrics.attempts) attempt(s), \(metrics.duration) s, waited \(metrics.queuedDuration) s")
+    }
+    #sourceLocation()
+  }
+
   static func TraceContext_15() async throws {
     #sourceLocation(file: "Sources/Convoy/Observation/TraceContext.swift", line: 15)
     let trace = try TraceContext(traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
@@ -469,6 +463,12 @@ extension DocCommentContext {
     let avatar = connection.operation(for: ProfileRequest())
       .then { profile in connection.operation(for: AvatarRequest(url: profile.value.avatar)) }
       .map(\.data)
+    #sourceLocation()
+  }
+
+  static func CompletionQueue_12() throws {
+    #sourceLocation(file: "Sources/Convoy/Operations/CompletionQueue.swift", line: 12)
+    connection.execute(PlacesRequest(), completionQueue: .main) { result in show(result) }
     #sourceLocation()
   }
 

@@ -31,35 +31,6 @@ public struct PasswordLogin: Job {
   }
 }
 
-/// The resource owner password credentials grant (RFC 6749 §4.3; legacy, RFC 9700 §2.4): the
-/// grant ``PasswordLogin`` sends.
-public struct PasswordGrant: OAuthGrant {
-  /// The user's name or email.
-  public var username: String
-  /// The user's password; never in the grant's `description` or mirror.
-  public var password: String
-
-  /// Creates the grant.
-  public init(username: String, password: String) {
-    self.username = username
-    self.password = password
-  }
-
-  /// `password`.
-  public var grantType: String { "password" }
-  /// `username` and `password`.
-  public var parameters: [String: String] { ["username": username, "password": password] }
-  /// `true`: the grant starts a session by itself.
-  public var asksForScopes: Bool { true }
-}
-
-extension OAuthGrant where Self == PasswordGrant {
-  /// The password grant (RFC 6749 §4.3; legacy) for `username` and `password`.
-  public static func password(username: String, password: String) -> PasswordGrant {
-    PasswordGrant(username: username, password: password)
-  }
-}
-
 extension PasswordLogin: CustomStringConvertible, CustomReflectable {
   /// `PasswordLogin(username: a@b.c, password: <redacted>)`.
   public var description: String {
