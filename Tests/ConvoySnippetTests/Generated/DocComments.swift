@@ -270,6 +270,88 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
+  static func BlockResultOperation_7() throws {
+    #sourceLocation(file: "Sources/Convoy/Jobs/Operations/BlockResultOperation.swift", line: 7)
+    let total = BlockResultOperation { try cache.load(Totals.self) }
+    #sourceLocation()
+  }
+
+  static func ChainOperation_8() throws {
+    #sourceLocation(file: "Sources/Convoy/Jobs/Operations/ChainOperation.swift", line: 8)
+    let avatar = connection.operation(for: ProfileRequest())
+      .then { profile in connection.operation(for: AvatarRequest(url: profile.value.avatar)) }
+      .map(\.data)
+    #sourceLocation()
+  }
+
+  static func CompletionQueue_12() throws {
+    #sourceLocation(file: "Sources/Convoy/Jobs/Operations/CompletionQueue.swift", line: 12)
+    connection.execute(PlacesRequest(), completionQueue: .main) { result in show(result) }
+    #sourceLocation()
+  }
+
+  static func GroupOperation_Factories_47() throws {
+    #sourceLocation(file: "Sources/Convoy/Jobs/Operations/GroupOperation+Factories.swift", line: 47)
+    GroupOperation.all(profile, articles, settings).map { profile, articles, settings in
+      HomeScreen(profile: profile.value, articles: articles.value, settings: settings.value)
+    }
+    #sourceLocation()
+  }
+
+  static func GroupOperation_6() throws {
+    #sourceLocation(file: "Sources/Convoy/Jobs/Operations/GroupOperation.swift", line: 6)
+    // Every article, four at a time; the first failure cancels the rest.
+    let articles = GroupOperation(
+      ids.map { connection.operation(for: ArticleRequest(id: $0)) }, maximumConcurrentChildren: 4)
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/Jobs/Operations/GroupOperation.swift", line: 10)
+    // Different types side by side, combined into one value.
+    let screen = GroupOperation.all(profile, articles, settings).map { profile, articles, settings in
+      HomeScreen(profile: profile.value, articles: articles.map(\.value), settings: settings.value)
+    }
+    #sourceLocation()
+  }
+
+  static func NetworkRequestOperation_12() throws {
+    #sourceLocation(file: "Sources/Convoy/Jobs/Operations/NetworkRequestOperation.swift", line: 12)
+    let places = connection.operation(for: PlacesRequest())
+    #sourceLocation()
+  }
+
+  static func ResultOperation_Composition_10() throws {
+    #sourceLocation(file: "Sources/Convoy/Jobs/Operations/ResultOperation+Composition.swift", line: 10)
+    connection.operation(for: ProfileRequest())
+      .then { profile in connection.operation(for: AvatarRequest(url: profile.value.avatar)) }
+    #sourceLocation()
+  }
+
+  static func ResultOperation_Composition_32() throws {
+    #sourceLocation(file: "Sources/Convoy/Jobs/Operations/ResultOperation+Composition.swift", line: 32)
+    GroupOperation.all(profile, articles).map { profile, articles in
+      HomeScreen(profile: profile.value, articles: articles.value)
+    }
+    #sourceLocation()
+  }
+
+  static func ResultOperation_10() throws {
+    #sourceLocation(file: "Sources/Convoy/Jobs/Operations/ResultOperation.swift", line: 10)
+    final class FileSizeOperation: ResultOperation<Int> {
+      let file: URL
+
+      init(file: URL) {
+        self.file = file
+        super.init()
+      }
+
+      override func execute() {
+        DispatchQueue.global().async {
+          self.finish(with: Result { try Data(contentsOf: self.file).count })
+        }
+      }
+    }
+    #sourceLocation()
+  }
+
   static func ServerConnection_Jobs_8() throws {
     #sourceLocation(file: "Sources/Convoy/Jobs/ServerConnection+Jobs.swift", line: 8)
     let token = connection.run(LoginJob(credentials: credentials), completionQueue: .main) {
@@ -448,88 +530,6 @@ extension DocCommentContext {
     #sourceLocation(file: "Sources/Convoy/Observation/TraceContext.swift", line: 16)
     let places = try await TraceContext.$current.withValue(trace) {
       try await connection.execute(PlacesRequest())
-    }
-    #sourceLocation()
-  }
-
-  static func BlockResultOperation_7() throws {
-    #sourceLocation(file: "Sources/Convoy/Operations/BlockResultOperation.swift", line: 7)
-    let total = BlockResultOperation { try cache.load(Totals.self) }
-    #sourceLocation()
-  }
-
-  static func ChainOperation_8() throws {
-    #sourceLocation(file: "Sources/Convoy/Operations/ChainOperation.swift", line: 8)
-    let avatar = connection.operation(for: ProfileRequest())
-      .then { profile in connection.operation(for: AvatarRequest(url: profile.value.avatar)) }
-      .map(\.data)
-    #sourceLocation()
-  }
-
-  static func CompletionQueue_12() throws {
-    #sourceLocation(file: "Sources/Convoy/Operations/CompletionQueue.swift", line: 12)
-    connection.execute(PlacesRequest(), completionQueue: .main) { result in show(result) }
-    #sourceLocation()
-  }
-
-  static func GroupOperation_Factories_47() throws {
-    #sourceLocation(file: "Sources/Convoy/Operations/GroupOperation+Factories.swift", line: 47)
-    GroupOperation.all(profile, articles, settings).map { profile, articles, settings in
-      HomeScreen(profile: profile.value, articles: articles.value, settings: settings.value)
-    }
-    #sourceLocation()
-  }
-
-  static func GroupOperation_6() throws {
-    #sourceLocation(file: "Sources/Convoy/Operations/GroupOperation.swift", line: 6)
-    // Every article, four at a time; the first failure cancels the rest.
-    let articles = GroupOperation(
-      ids.map { connection.operation(for: ArticleRequest(id: $0)) }, maximumConcurrentChildren: 4)
-    #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/Operations/GroupOperation.swift", line: 10)
-    // Different types side by side, combined into one value.
-    let screen = GroupOperation.all(profile, articles, settings).map { profile, articles, settings in
-      HomeScreen(profile: profile.value, articles: articles.map(\.value), settings: settings.value)
-    }
-    #sourceLocation()
-  }
-
-  static func NetworkRequestOperation_12() throws {
-    #sourceLocation(file: "Sources/Convoy/Operations/NetworkRequestOperation.swift", line: 12)
-    let places = connection.operation(for: PlacesRequest())
-    #sourceLocation()
-  }
-
-  static func ResultOperation_Composition_10() throws {
-    #sourceLocation(file: "Sources/Convoy/Operations/ResultOperation+Composition.swift", line: 10)
-    connection.operation(for: ProfileRequest())
-      .then { profile in connection.operation(for: AvatarRequest(url: profile.value.avatar)) }
-    #sourceLocation()
-  }
-
-  static func ResultOperation_Composition_32() throws {
-    #sourceLocation(file: "Sources/Convoy/Operations/ResultOperation+Composition.swift", line: 32)
-    GroupOperation.all(profile, articles).map { profile, articles in
-      HomeScreen(profile: profile.value, articles: articles.value)
-    }
-    #sourceLocation()
-  }
-
-  static func ResultOperation_10() throws {
-    #sourceLocation(file: "Sources/Convoy/Operations/ResultOperation.swift", line: 10)
-    final class FileSizeOperation: ResultOperation<Int> {
-      let file: URL
-
-      init(file: URL) {
-        self.file = file
-        super.init()
-      }
-
-      override func execute() {
-        DispatchQueue.global().async {
-          self.finish(with: Result { try Data(contentsOf: self.file).count })
-        }
-      }
     }
     #sourceLocation()
   }
