@@ -40,6 +40,3 @@ extension Job {
   /// ``ServerConnectionError/timedOut(_:)``: the job took too long.
   public var timeoutError: any Error { ServerConnectionError.timedOut(ErrorContext()) }
 }
-
-/// What a job delivers: its typed output, or the error that stopped it.
-public typealias JobResult<Output> = Result<Output, any Error>

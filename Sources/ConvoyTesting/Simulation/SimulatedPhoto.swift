@@ -7,19 +7,19 @@ import Foundation
 /// output for the state `seed + (k + 1) × 0x9E3779B97F4A7C15`, where `seed` is the place id
 /// times `0x2545F4914F6CDD1D`. Any range can be made on its own, which is what a `Range`
 /// request needs, and pieces are made as they are sent, so the photo is never whole in memory.
-public enum SimulatedPhoto {
+package enum SimulatedPhoto {
   /// The photo's size in bytes: a little over 40 MB, different for every place.
-  public static func size(placeID: Int) -> Int64 {
+  package static func size(placeID: Int) -> Int64 {
     40_000_000 + Int64(placeID) * 1_009
   }
 
   /// The photo's strong entity tag, as `ETag` and `If-Range` carry it (quotes included).
-  public static func entityTag(placeID: Int) -> String {
+  package static func entityTag(placeID: Int) -> String {
     "\"photo-\(placeID)-\(size(placeID: placeID))\""
   }
 
   /// The bytes `range` of the photo; the range is clamped to the photo's size.
-  public static func bytes(placeID: Int, range: Range<Int64>) -> Data {
+  package static func bytes(placeID: Int, range: Range<Int64>) -> Data {
     let lower = max(0, range.lowerBound)
     let upper = min(size(placeID: placeID), range.upperBound)
     guard lower < upper else { return Data() }

@@ -22,7 +22,7 @@ import Foundation
 /// - `GET v2/places` (optionally `?city=`) and `GET v2/places/{id}`: need `Authorization:
 ///   Bearer <access token>`; a missing, altered or expired token is answered 401
 ///   `{"error": true, "reason": "Invalid Token."}`.
-/// - `GET v2/places/{id}/photo`: the place's ``SimulatedPhoto`` (a little over 40 MB of
+/// - `GET v2/places/{id}/photo`: the place's photo (a little over 40 MB of
 ///   `application/octet-stream`) with `ETag` and `Accept-Ranges: bytes`; `Range: bytes=N-` (or
 ///   `N-M`) is answered 206 with `Content-Range` unless `If-Range` names another entity tag,
 ///   which gets the whole photo with 200. Paced to ``photoBytesPerSecond`` when set.

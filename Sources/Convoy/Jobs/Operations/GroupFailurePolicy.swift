@@ -1,5 +1,5 @@
 /// What a ``GroupOperation`` does when one of its children fails.
-public enum GroupFailurePolicy: Sendable, Hashable {
+enum GroupFailurePolicy: Sendable, Hashable {
   /// The first error cancels the siblings still running, and the group fails with that error
   /// once they stopped.
   case failFast

@@ -18,7 +18,7 @@ import Foundation
 /// and other jobs' operations interleave with it. Cancelling the group cancels the running
 /// children; children not yet handed to a queue finish at once without running. The group
 /// finishes only once every child it started has stopped. A cancelled group fails with
-/// ``ServerConnectionError/cancelled`` whatever its ``GroupFailurePolicy``.
+/// ``ServerConnectionError/cancelled`` whatever its failure policy.
 ///
 /// Children are independent: wire ordering with ``ResultOperation/then(_:)``, not
 /// `addDependency` between children.

@@ -2,21 +2,21 @@ import Foundation
 
 /// What an authorization server says about itself (RFC 8414 §2; OpenID Connect Discovery 1.0
 /// §3 uses the same names).
-public struct AuthorizationServerMetadata: Decodable, Sendable, Hashable {
+struct AuthorizationServerMetadata: Decodable, Sendable, Hashable {
   /// The issuer identifier; it must be the issuer the metadata was asked for (RFC 8414 §3.3).
-  public var issuer: String
+  var issuer: String
   /// The token endpoint.
-  public var tokenEndpoint: String?
+  var tokenEndpoint: String?
   /// The authorization endpoint.
-  public var authorizationEndpoint: String?
+  var authorizationEndpoint: String?
   /// The device authorization endpoint (RFC 8628 §4).
-  public var deviceAuthorizationEndpoint: String?
+  var deviceAuthorizationEndpoint: String?
   /// The revocation endpoint (RFC 8414 §2).
-  public var revocationEndpoint: String?
+  var revocationEndpoint: String?
   /// The PKCE methods the server supports, e.g. `["S256"]`.
-  public var codeChallengeMethodsSupported: [String]?
+  var codeChallengeMethodsSupported: [String]?
   /// The grants the server supports.
-  public var grantTypesSupported: [String]?
+  var grantTypesSupported: [String]?
 
   private enum CodingKeys: String, CodingKey {
     case issuer
@@ -31,7 +31,7 @@ public struct AuthorizationServerMetadata: Decodable, Sendable, Hashable {
   /// The two places metadata may be, in the order they are tried: RFC 8414's
   /// `/.well-known/oauth-authorization-server` inserted before the issuer's path (§3.1), then
   /// OpenID Connect's `/.well-known/openid-configuration` appended to it.
-  public static func locations(of issuer: URL) -> [URL] {
+  static func locations(of issuer: URL) -> [URL] {
     guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: true) else {
       return []
     }

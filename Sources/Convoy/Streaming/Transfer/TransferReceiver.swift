@@ -6,7 +6,7 @@ import Foundation
 /// at most once, then ``transferDidReceiveBody(_:)`` for each piece of the body, and
 /// ``transferDidComplete(_:)`` exactly once, last. ``transferDidSendBody(_:)`` may come at any
 /// time before the completion.
-public protocol TransferReceiver: Sendable {
+package protocol TransferReceiver: Sendable {
   /// The head of the answer arrived (after any `1xx` interim answers, which are not reported).
   func transferDidReceiveHead(_ head: HTTPResponse)
 
@@ -29,14 +29,14 @@ public protocol TransferReceiver: Sendable {
 
 extension TransferReceiver {
   /// Ignores upload progress.
-  public func transferDidSendBody(_ progress: TransferProgress) {}
+  package func transferDidSendBody(_ progress: TransferProgress) {}
 
   /// Ignores trailer fields.
-  public func transferDidReceiveTrailers(_ trailers: HTTPHeaders) {}
+  package func transferDidReceiveTrailers(_ trailers: HTTPHeaders) {}
 }
 
 /// Whether a transport may go on delivering body bytes.
-public enum TransferFlow: Sendable, Hashable {
+package enum TransferFlow: Sendable, Hashable {
   /// Deliver more as it arrives.
   case proceed
   /// Deliver nothing more until the receiver asks for it again.
@@ -44,7 +44,7 @@ public enum TransferFlow: Sendable, Hashable {
 }
 
 /// Controls one streamed transfer.
-public protocol StreamingTransferHandle: TransferHandle {
+package protocol StreamingTransferHandle: TransferHandle {
   /// Lets a transfer paused by ``TransferFlow/pause`` deliver body bytes again. Harmless when it
   /// is not paused or already over.
   func resumeReceiving()

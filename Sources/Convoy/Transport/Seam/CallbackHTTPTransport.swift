@@ -1,16 +1,12 @@
 import Foundation
 
-/// The transport protocol of Convoy 0.x, kept for one release so that a custom transport written
-/// against it still compiles: it gets ``HTTPTransport/send(_:)`` from its two callback methods.
+/// A transport written with two callbacks instead of one `async` function: it gets
+/// ``HTTPTransport/send(_:)`` from them. ConvoyTesting's stubs and the tests' scripted transports
+/// are written this way; apps and transports implement `send(_:)` (Docs/Transports.md).
 ///
-/// To migrate, implement `send(_:)` and drop the conformance to this protocol (CHANGELOG.md
-/// shows how). A transport on this protocol cannot send a streamed request body unless its
-/// methods read ``TransportRequest/bodyStream``.
-@available(
-  *, deprecated,
-  message: "implement HTTPTransport.send(_:) instead; CHANGELOG.md has a migration note"
-)
-public protocol CallbackHTTPTransport: HTTPTransport {
+/// A transport on this protocol cannot send a streamed request body unless its methods read
+/// ``TransportRequest/bodyStream``.
+package protocol CallbackHTTPTransport: HTTPTransport {
   /// Starts sending `request`.
   ///
   /// - Parameters:
@@ -32,14 +28,10 @@ public protocol CallbackHTTPTransport: HTTPTransport {
     -> any StreamingTransferHandle
 }
 
-@available(
-  *, deprecated,
-  message: "implement HTTPTransport.send(_:) instead; CHANGELOG.md has a migration note"
-)
 extension CallbackHTTPTransport {
   /// Receives the whole answer, then hands it to `receiver` in pieces of at most 64 KiB,
   /// honouring its pauses.
-  public func startStreamingTransfer(_ request: TransportRequest, receiver: any TransferReceiver)
+  package func startStreamingTransfer(_ request: TransportRequest, receiver: any TransferReceiver)
     -> any StreamingTransferHandle
   {
     BufferedStreamingTransfer.replaying(to: receiver) { startTransfer(request, completion: $0) }
@@ -47,7 +39,7 @@ extension CallbackHTTPTransport {
 
   /// Sends `request` through ``startTransfer(_:completion:)`` when the answer is read whole
   /// without upload progress, else through ``startStreamingTransfer(_:receiver:)``.
-  public nonisolated(nonsending) func send(_ request: TransportRequest)
+  package nonisolated(nonsending) func send(_ request: TransportRequest)
     async throws(TransportFailure) -> TransportAnswer
   {
     if request.answerDelivery == .whole, request.uploadProgress == nil {

@@ -46,7 +46,7 @@ public protocol HTTPTransport: Sendable {
 }
 
 /// Cancels one transfer.
-public protocol TransferHandle: Sendable {
+package protocol TransferHandle: Sendable {
   /// Stops the transfer; its completion reports ``TransportFailure/Kind/cancelled`` unless it
   /// already completed. Calling it more than once is harmless.
   func cancel()

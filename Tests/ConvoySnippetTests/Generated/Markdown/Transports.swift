@@ -5,7 +5,6 @@ import Convoy
 import ConvoyTesting
 import ConvoyYAML
 import Foundation
-import Testing
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -27,28 +26,6 @@ private struct TimingTransport: HTTPTransport {
     let start = ContinuousClock.now
     defer { report(request.urlRequest.url, ContinuousClock.now - start) }
     return try await wrapped.send(request)
-  }
-}
-#sourceLocation()
-
-#sourceLocation(file: "Docs/Transports.md", line: 264)
-/// A transport written for Convoy 0.x: it compiles, with a deprecation warning.
-private final class LegacyTransport: CallbackHTTPTransport {
-  func startTransfer(
-    _ request: TransportRequest,
-    completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
-  ) -> any TransferHandle {
-    let head = HTTPResponse(
-      statusCode: 200, url: request.urlRequest.url, headers: ["Content-Type": "text/plain"])
-    let metrics = TransferMetrics(startDate: Date(), duration: 0, bytesReceived: 5, bytesSent: 0)
-    DispatchQueue.global().async {
-      completion(.success(TransportResponse(head: head, data: Data("hello".utf8), metrics: metrics)))
-    }
-    return NothingToStop()
-  }
-
-  struct NothingToStop: TransferHandle {
-    func cancel() {}
   }
 }
 #sourceLocation()
@@ -75,25 +52,3 @@ private func transportsStatements() async throws {
     #sourceLocation()
   }
 }
-
-#sourceLocation(file: "Docs/Transports.md", line: 287)
-@Suite struct LegacyTransportSample {
-  struct Hello: RequestDescribing {
-    typealias Response = DataResponse
-    var method: HTTPMethod { .get }
-    var path: String { "hello" }
-  }
-
-  @Test func aCallbackTransportStillAnswersBufferedCallsAndStreams() async throws {
-    let connection = ServerConnection(configuration: .local(port: 9), transport: LegacyTransport())
-    #expect(try await connection.execute(Hello()).data == Data("hello".utf8))
-
-    var request = TransportRequest(
-      urlRequest: URLRequest(url: URL(string: "http://127.0.0.1:9/hello")!))
-    request.answerDelivery = .streamed(bufferSize: 2)
-    var text = Data()
-    for try await piece in try await LegacyTransport().send(request).body { text.append(piece) }
-    #expect(text == Data("hello".utf8))
-  }
-}
-#sourceLocation()
