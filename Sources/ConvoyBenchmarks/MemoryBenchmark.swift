@@ -80,7 +80,7 @@ enum MemoryCase: String, CaseIterable {
 
   var isUpload: Bool { self == .uploadFile || self == .uploadStream }
 
-  /// Growth of the peak over the idle process's that an upload must stay under (#37).
+  /// Growth of the peak over the idle process's that an upload must stay under.
   static let uploadGrowthLimit = 16_000_000
 }
 

@@ -156,7 +156,7 @@ public struct MultipartFormData: Sendable {
     var lines = ["--\(boundary)", "Content-Disposition: \(disposition)"]
     if let mimeType = part.mimeType {
       // A type may hold quotes (`charset="utf-8"`) but never a line break, which would end the
-      // header early and let the rest pose as a header of its own (found by fuzzing, #27).
+      // header early and let the rest pose as a header of its own (found by fuzzing).
       let type = mimeType.replacingScalars(["\r": "%0D", "\n": "%0A"])
       lines.append("Content-Type: \(type)")
     }

@@ -28,8 +28,8 @@ extension CacheEntry {
   /// round trip, plus the time it has spent here since.
   func currentAge(now: Date) -> TimeInterval {
     let apparentAge = max(0, responseDate.timeIntervalSince(dateValue))
-    // Delta-seconds only: reading `Age` as any number let `1e300` through, which overflowed
-    // when the stored answer was served with its `Age` (issue #27).
+    // Delta-seconds only: reading `Age` as any number would let `1e300` through, which
+    // overflows when the stored answer is served with its `Age`.
     let ageValue = TimeInterval(
       headers["Age"].flatMap { CacheControl.deltaSeconds($0.trimmingCharacters(in: .whitespaces)) }
         ?? 0)

@@ -59,8 +59,8 @@ extension ServerConnection {
     completion: @escaping @Sendable (Result<Request.Response, any Error>) -> Void
   ) -> JobToken {
     // Not a one-request job on the operation queues: handing the operation to a queue thread,
-    // then the answer to the job's bookkeeping, cost about five times the CPU of the call
-    // itself (`convoy-benchmarks calls`, Docs/Performance.md).
+    // then the answer to the job's bookkeeping, would cost more than the call itself; a call
+    // takes no hand-over it does not need (`convoy-benchmarks calls` measures the forms).
     let token = JobToken()
     let operation = operation(for: request)
     // The token shows the call's progress as it showed a job's: one unit, and its bytes.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The URLs a base URL gave its most recent paths, so that a path asked for again costs a lookup
-/// rather than a parse: `URL(string:)` was about 3 % of the instructions of a whole call on curl.
+/// rather than a parse: `URL(string:)` is costly next to the rest of a call's own work.
 ///
 /// Bounded: once it holds ``capacity`` paths it starts over, so an app whose paths never repeat
 /// (an id in each) pays one insertion per call and holds at most ``capacity`` URLs.

@@ -46,7 +46,7 @@ public struct ServerConfiguration: Sendable {
   /// fields or 256 KiB unless told otherwise.
   public var responseLimits = ResponseLimits()
   /// `baseURL` taken apart once: every call builds a URL, and parsing the base with
-  /// `URLComponents` each time cost about as much as the rest of building the request.
+  /// `URLComponents` each time is costly next to the rest of building the request.
   private var parsedBase: ParsedBaseURL?
 
   /// Creates a configuration.

@@ -279,8 +279,8 @@ struct CallPipeline: Sendable {
   /// Tells observers and the metrics that an attempt goes out.
   ///
   /// Not inlined, like ``reportReceived(_:from:attempt:events:)``: an async function's frame is
-  /// taken whole when it is entered and holds a slot for every temporary inlined into it, and the
-  /// events built here made `attempts`' frame 1.3 KB larger (12.3 KB), for the call's whole life.
+  /// taken whole when it is entered and holds a slot for every temporary inlined into it, so the
+  /// events built here would make `attempts`' frame larger for the call's whole life.
   @inline(never)
   private static func reportSending(
     _ request: TransportRequest, to url: URL, attempt: Int, events: EventEmitter

@@ -31,7 +31,7 @@ enum HTTPDate {
     }
     let clock = time.split(separator: ":").compactMap { Int($0) }
     // Years beyond four digits are no HTTP date, and would overflow the day count: a 19-digit
-    // year trapped (issue #27, HeaderParsingTests.yearsBeyondFourDigitsAreNoDate).
+    // year would trap (HeaderParsingTests.yearsBeyondFourDigitsAreNoDate).
     guard let day, let month, let year, (0...9999).contains(year), clock.count == 3,
       (1...31).contains(day),
       (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2])

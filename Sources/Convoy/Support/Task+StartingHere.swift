@@ -3,10 +3,10 @@ extension Task where Success == Void, Failure == Never {
   ///
   /// A call's beginning (building its request, handing it to the transport) is short and ends
   /// in a suspension, the wait for the answer. Running it where the call was made saves the
-  /// hand-over to a thread of the global executor that `Task { }` costs: a wake-up on a busy
-  /// machine, about a tenth of a small call's CPU. Callers use it only where the calling
-  /// thread is a queue's or the app's own, never to run one call's beginning inside another
-  /// call's end, which would nest calls when a transport answers at once.
+  /// hand-over to a thread of the global executor that `Task { }` costs: a thread woken for
+  /// every call. Callers use it only where the calling thread is a queue's or the app's own,
+  /// never to run one call's beginning inside another call's end, which would nest calls when a
+  /// transport answers at once.
   ///
   /// Before `Task.immediate` (macOS 26, iOS 26) the task starts as `Task { }` does.
   @discardableResult

@@ -104,7 +104,7 @@ public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unche
   /// Not inlined, and that is the point: an async function's frame is as large as everything
   /// inlined into it and is taken when the function is entered. Inlined into
   /// `runInCallingTask`, the pipeline's frame would be held by every call still waiting for a
-  /// slot, a kilobyte or more per waiting call.
+  /// slot, so a waiting call holds only the small frames of its wait.
   @inline(never)
   nonisolated(nonsending) private func performBegun() async throws -> Output {
     let result = await metrics.measuring { await perform(with: pipeline) }

@@ -47,7 +47,7 @@ public struct AccessTokenRequest: OAuthFormRequest {
         value: payload.accessToken,
         // RFC 6750 §2.1: the scheme is "Bearer" whatever case the server used for token_type;
         // an empty one counts as none, or the Authorization header would start with a space
-        // (found by FuzzOAuthBodies, issue #27).
+        // (FuzzOAuthBodies checks it).
         type: payload.tokenType.flatMap { type in
           let type = type.trimmingCharacters(in: .whitespaces)
           return type.isEmpty ? nil : type.lowercased() == "bearer" ? "Bearer" : type

@@ -5,7 +5,7 @@ import Foundation
 /// keeps each answer's transfer, the exchange counts redirects.
 ///
 /// The operation hands it to the pipeline as a value (`CallPipeline.metrics`), not as a
-/// task-local: binding a task-local around each call cost about 2 µs of CPU per call. A pipeline
+/// task-local: binding a task-local around each call would add its cost to every call. A pipeline
 /// without one (a token renewal's) makes its own, so a call inside a call keeps its own metrics.
 final class CallMetricsRecorder: @unchecked Sendable {
   private struct State {

@@ -108,8 +108,8 @@ public struct TransferMetrics: Sendable, Hashable {
 
   // What only some transports know lives out of line, in a box shared by copies until one of
   // them changes it: an answer's metrics are copied many times on the way up the pipeline, and
-  // thirteen optionals inline made every copy of every answer some 200 bytes longer (measured
-  // with callgrind, Docs/Performance.md). Metrics without details (a stub's) allocate nothing.
+  // thirteen optionals inline would make every copy of every answer longer. Metrics without
+  // details (a stub's) allocate nothing.
   private var box: DetailsBox?
 
   private var details: Details {

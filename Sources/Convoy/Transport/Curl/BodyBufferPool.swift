@@ -3,10 +3,10 @@
 
   /// Buffers for large buffered bodies, kept for the next answer of a similar size.
   ///
-  /// Why: glibc trims a thread arena's top after large frees, so every fresh 100 KB body landed
-  /// in pages the kernel had to fault in again, about 20 page faults per answer and the largest
-  /// single cost of the 100 KB benchmark cells (`perf record -e page-faults`: 94 % of them in
-  /// the body's `memcpy`). A buffer comes back here when the app lets go of the body's `Data`.
+  /// Why: glibc trims a thread arena's top after large frees, so every fresh large body would
+  /// land in pages the kernel has to fault in again while the body is copied in, a cost per
+  /// answer that a kept buffer does not pay. A buffer comes back here when the app lets go of
+  /// the body's `Data`.
   ///
   /// Memory stays bounded: only bodies of 64 KiB to 4 MiB are pooled (smaller ones come from
   /// malloc's bins, which are not trimmed; larger ones are rare in memory, since downloads

@@ -7,10 +7,10 @@
   /// A task reads the body ahead into a queue of at most `capacity` bytes, and waits while it is
   /// full: a slow server slows the body's source down. A full queue lets the task go on only once
   /// libcurl has taken it down to half, so the task refills several chunks per wake-up rather
-  /// than one per chunk taken (with 64 KiB chunks that was about a thread switch per chunk, and
-  /// the 1 GiB uploads of `convoy-benchmarks uploads` ran 10–20 % slower). The read callback, on
-  /// the loop thread, copies from the queue; when it is empty the callback pauses the sending
-  /// side, and the pump asks the loop (`wake`) to lift the pause once the next chunk is in.
+  /// than one per chunk taken (a wake-up per chunk is a thread switch per chunk, which slows a
+  /// large upload down). The read callback, on the loop thread, copies from the queue; when it
+  /// is empty the callback pauses the sending side, and the pump asks the loop (`wake`) to lift
+  /// the pause once the next chunk is in.
   final class CurlBodyPump: @unchecked Sendable {
     /// What the read callback answers libcurl.
     enum Read: Equatable {

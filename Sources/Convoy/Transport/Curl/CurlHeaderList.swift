@@ -66,7 +66,7 @@
 
     /// `list` with the line `name`, `separator`, `value`, written straight into a temporary C
     /// string for libcurl to copy: an interpolated `String` for each line, then a C copy of it,
-    /// cost about three times what libcurl's own copy costs.
+    /// costs several times what libcurl's own copy costs.
     private static func appending(
       _ name: String, _ separator: StaticString, _ value: String, to list: CurlLibrary.SList?,
       _ library: CurlLibrary

@@ -155,8 +155,8 @@
       return text(bytes)
     }
 
-    /// Whether the line starts with `HTTP/`, byte by byte: the generic `starts(with:)` over a
-    /// string's UTF-8 view cost about a hundred instructions per header line.
+    /// Whether the line starts with `HTTP/`, byte by byte: every header line passes here, and
+    /// the generic `starts(with:)` over a string's UTF-8 view is far slower.
     private static func isStatusLine(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
       bytes.count >= 5 && bytes[0] == UInt8(ascii: "H") && bytes[1] == UInt8(ascii: "T")
         && bytes[2] == UInt8(ascii: "T") && bytes[3] == UInt8(ascii: "P")

@@ -6,11 +6,9 @@
   ///
   /// Why: `curl_easy_init` allocates and fills a handle of several kilobytes (with a 16 KiB
   /// receive buffer) and `curl_easy_cleanup` frees it all again, once per call; raw libcurl
-  /// programs keep their handles, which was part of the gap between `CurlTransport` and them in
-  /// `convoy-benchmarks transports`. Resetting a kept handle (`curl_easy_reset`) and setting its
-  /// dozen options again cost about another 3 µs of CPU of a 35–40 µs transfer there, so a
-  /// handle keeps its transport's options (TLS, proxy, callbacks, decoding) and a transfer sets
-  /// only its own.
+  /// programs keep their handles. Resetting a kept handle (`curl_easy_reset`) and setting its
+  /// dozen options again is a cost of its own too, so a handle keeps its transport's options
+  /// (TLS, proxy, callbacks, decoding) and a transfer sets only its own.
   ///
   /// A handle comes back from a transfer either *clean* or in need of a reset:
   /// - clean when the transfer set nothing beyond the options every transfer sets again (URL,
