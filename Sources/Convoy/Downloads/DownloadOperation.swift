@@ -1,12 +1,8 @@
 import Foundation
 
-/// A download as an operation, so that it can be a step of a chain or a member of a group; the
-/// job's token cancels it like any other call.
-///
-/// ```swift
-/// let photo = connection.downloadOperation(for: PhotoRequest(id: 7), to: destination)
-/// ```
-public final class DownloadOperation<Request: RequestDescribing>: NetworkOperation<DownloadedFile>,
+/// A download as an operation, made by
+/// ``ServerConnection/downloadOperation(for:to:options:progress:)``.
+final class DownloadOperation<Request: RequestDescribing>: NetworkOperation<DownloadedFile>,
   @unchecked Sendable
 {
   /// What is downloaded.

@@ -43,11 +43,16 @@ extension ServerConnection {
     }
   }
 
-  /// An operation that downloads `request`'s body to `destination`, for chains and groups.
+  /// An operation that downloads `request`'s body to `destination`, so that a download can be a
+  /// step of a chain or a member of a group; the job's token cancels it like any other call.
+  ///
+  /// ```swift
+  /// let photo = connection.downloadOperation(for: PhotoRequest(id: 7), to: destination)
+  /// ```
   public func downloadOperation<Request: RequestDescribing>(
     for request: Request, to destination: URL, options: StreamOptions = StreamOptions(),
     progress: (@Sendable (TransferProgress) -> Void)? = nil
-  ) -> DownloadOperation<Request> {
+  ) -> NetworkOperation<DownloadedFile> {
     DownloadOperation(
       request, to: destination, options: options, connection: self, progress: progress)
   }

@@ -1,18 +1,8 @@
 import Foundation
 
-/// A streamed call as an operation: opens the stream, hands it to `consume`, and produces what
-/// `consume` returns, so a stream can be a step of a chain or a member of a group.
-///
-/// The operation holds a network slot until `consume` returns; cancelling it (or the job's
-/// token) closes the transfer and cancels `consume`'s task.
-///
-/// ```swift
-/// let firstLine = connection.streamOperation(for: FeedRequest()) { stream in
-///   for try await line in stream.body.lines { return line }
-///   return ""
-/// }
-/// ```
-public final class StreamOperation<Request: RequestDescribing, Output: Sendable>:
+/// A streamed call as an operation, made by
+/// ``ServerConnection/streamOperation(for:options:consume:)``.
+final class StreamOperation<Request: RequestDescribing, Output: Sendable>:
   NetworkOperation<Output>, @unchecked Sendable
 {
   /// What is sent.
@@ -102,12 +92,22 @@ extension ServerConnection {
       .open(on: callContext)
   }
 
-  /// An operation that streams `request` and produces what `consume` makes of the stream, for
-  /// chains and groups.
+  /// An operation that streams `request` and produces what `consume` makes of the stream, so a
+  /// stream can be a step of a chain or a member of a group.
+  ///
+  /// The operation holds a network slot until `consume` returns; cancelling it (or the job's
+  /// token) closes the transfer and cancels `consume`'s task.
+  ///
+  /// ```swift
+  /// let firstLine = connection.streamOperation(for: FeedRequest()) { stream in
+  ///   for try await line in stream.body.lines { return line }
+  ///   return ""
+  /// }
+  /// ```
   public func streamOperation<Request: RequestDescribing, Output: Sendable>(
     for request: Request, options: StreamOptions = StreamOptions(),
     consume: @escaping @Sendable (ResponseStream) async throws -> Output
-  ) -> StreamOperation<Request, Output> {
+  ) -> NetworkOperation<Output> {
     StreamOperation(request, options: options, connection: self, consume: consume)
   }
 }

@@ -1,22 +1,8 @@
 import Foundation
 
-/// A WebSocket as an operation: opens it, hands it to `consume`, closes it, and produces what
-/// `consume` returned, so a live channel can be a step of a chain or a member of a group.
-///
-/// The operation holds a network slot for as long as the WebSocket is open. When `consume`
-/// returns, the WebSocket is closed with 1000; when it throws, or the operation (or its job's
-/// token) is cancelled, with 1001.
-///
-/// ```swift
-/// func firstUpdate(on connection: ServerConnection) -> WebSocketOperation<String> {
-///   connection.webSocketOperation(for: WebSocketEndpoint(path: "v2/updates/live")) { socket in
-///     try await socket.send(.text("subscribe"))
-///     for try await case .text(let update) in socket.messages { return update }
-///     return ""
-///   }
-/// }
-/// ```
-public final class WebSocketOperation<Output: Sendable>: NetworkOperation<Output>,
+/// A WebSocket as an operation, made by ``ServerConnection/webSocketOperation(for:consume:)``:
+/// opens it, hands it to `consume`, closes it, and produces what `consume` returned.
+final class WebSocketOperation<Output: Sendable>: NetworkOperation<Output>,
   @unchecked Sendable
 {
   /// The endpoint opened.
@@ -58,11 +44,25 @@ public final class WebSocketOperation<Output: Sendable>: NetworkOperation<Output
 
 extension ServerConnection {
   /// An operation that opens a WebSocket to `endpoint` and produces what `consume` makes of it,
-  /// for chains and groups.
+  /// so a live channel can be a step of a chain or a member of a group.
+  ///
+  /// The operation holds a network slot for as long as the WebSocket is open. When `consume`
+  /// returns, the WebSocket is closed with 1000; when it throws, or the operation (or its job's
+  /// token) is cancelled, with 1001.
+  ///
+  /// ```swift
+  /// func firstUpdate(on connection: ServerConnection) -> NetworkOperation<String> {
+  ///   connection.webSocketOperation(for: WebSocketEndpoint(path: "v2/updates/live")) { socket in
+  ///     try await socket.send(.text("subscribe"))
+  ///     for try await case .text(let update) in socket.messages { return update }
+  ///     return ""
+  ///   }
+  /// }
+  /// ```
   public func webSocketOperation<Output: Sendable>(
     for endpoint: WebSocketEndpoint,
     consume: @escaping @Sendable (WebSocket) async throws -> Output
-  ) -> WebSocketOperation<Output> {
+  ) -> NetworkOperation<Output> {
     WebSocketOperation(endpoint, connection: self, consume: consume)
   }
 }

@@ -171,17 +171,17 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func DownloadOperation_7() throws {
-    #sourceLocation(file: "Sources/Convoy/Downloads/DownloadOperation.swift", line: 7)
-    let photo = connection.downloadOperation(for: PhotoRequest(id: 7), to: destination)
-    #sourceLocation()
-  }
-
   static func ServerConnection_Downloads_14() async throws {
     #sourceLocation(file: "Sources/Convoy/Downloads/ServerConnection+Downloads.swift", line: 14)
     let file = try await connection.download(PhotoRequest(id: 7), to: destination) { progress in
       print(progress.fractionCompleted ?? 0)
     }
+    #sourceLocation()
+  }
+
+  static func ServerConnection_Downloads_50() throws {
+    #sourceLocation(file: "Sources/Convoy/Downloads/ServerConnection+Downloads.swift", line: 50)
+    let photo = connection.downloadOperation(for: PhotoRequest(id: 7), to: destination)
     #sourceLocation()
   }
 
@@ -805,22 +805,22 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func StreamOperation_10() async throws {
-    #sourceLocation(file: "Sources/Convoy/Streaming/StreamOperation.swift", line: 10)
-    let firstLine = connection.streamOperation(for: FeedRequest()) { stream in
-      for try await line in stream.body.lines { return line }
-      return ""
+  static func StreamOperation_77() async throws {
+    #sourceLocation(file: "Sources/Convoy/Streaming/StreamOperation.swift", line: 77)
+    let stream = try await connection.stream(FeedRequest())
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/Streaming/StreamOperation.swift", line: 78)
+    for try await line in stream.body.lines {
+      print(line)
     }
     #sourceLocation()
   }
 
-  static func StreamOperation_87() async throws {
-    #sourceLocation(file: "Sources/Convoy/Streaming/StreamOperation.swift", line: 87)
-    let stream = try await connection.stream(FeedRequest())
-    #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/Streaming/StreamOperation.swift", line: 88)
-    for try await line in stream.body.lines {
-      print(line)
+  static func StreamOperation_102() async throws {
+    #sourceLocation(file: "Sources/Convoy/Streaming/StreamOperation.swift", line: 102)
+    let firstLine = connection.streamOperation(for: FeedRequest()) { stream in
+      for try await line in stream.body.lines { return line }
+      return ""
     }
     #sourceLocation()
   }
@@ -993,9 +993,9 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func WebSocketOperation_11() async throws {
-    #sourceLocation(file: "Sources/Convoy/WebSocket/WebSocketOperation.swift", line: 11)
-    func firstUpdate(on connection: ServerConnection) -> WebSocketOperation<String> {
+  static func WebSocketOperation_54() async throws {
+    #sourceLocation(file: "Sources/Convoy/WebSocket/WebSocketOperation.swift", line: 54)
+    func firstUpdate(on connection: ServerConnection) -> NetworkOperation<String> {
       connection.webSocketOperation(for: WebSocketEndpoint(path: "v2/updates/live")) { socket in
         try await socket.send(.text("subscribe"))
         for try await case .text(let update) in socket.messages { return update }

@@ -21,7 +21,7 @@ import Foundation
 /// when the longer chain gets past its last step (or with the error that stopped the longer
 /// chain). Build a chain completely before running it, and use each operation in one composition
 /// only: an operation runs once.
-public final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
+final class ChainOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
   private let plan: ChainPlan
   private let stepCount: Int
   private let last: ChainSlot<Output>

@@ -6,8 +6,10 @@ import Foundation
 /// The slots are the connection's ``ServerConnection/networkConcurrencyLimit``, counted by one
 /// limiter for transfers of every kind, in jobs and alone, so they all wait their turn together.
 /// Waiting holds no thread. Cancelling the operation cancels its transfer, or takes it out of
-/// the line for a slot. Convoy's subclasses are ``NetworkRequestOperation``, ``StreamOperation``
-/// and ``DownloadOperation``.
+/// the line for a slot. A call is a ``NetworkRequestOperation``; streams, downloads and
+/// WebSockets are made by ``ServerConnection/streamOperation(for:options:consume:)``,
+/// ``ServerConnection/downloadOperation(for:to:options:progress:)`` and
+/// ``ServerConnection/webSocketOperation(for:consume:)``.
 public class NetworkOperation<Output: Sendable>: ResultOperation<Output>, @unchecked Sendable {
   /// The road the work travels, taken from the connection when the operation was made: an
   /// operation knows the pipeline, not the connection, so operations sit below connections.

@@ -11,10 +11,10 @@ extension ResultOperation {
   ///   .then { profile in connection.operation(for: AvatarRequest(url: profile.value.avatar)) }
   /// ```
   /// - Parameter makeNext: Builds the next step from this step's output.
-  /// - Returns: A chain whose output is the next step's.
+  /// - Returns: The chain, an operation whose output is the next step's.
   public func then<Next: Sendable>(
     _ makeNext: @escaping @Sendable (Output) throws -> ResultOperation<Next>
-  ) -> ChainOperation<Next> {
+  ) -> ResultOperation<Next> {
     chainForExtension().extended { previous, next in
       ChainStep(producesOperation: true) {
         let operation = try makeNext(previous.take())
@@ -34,10 +34,10 @@ extension ResultOperation {
   /// }
   /// ```
   /// - Parameter transform: Makes the new value.
-  /// - Returns: A chain whose output is the transformed value.
+  /// - Returns: The chain, an operation whose output is the transformed value.
   public func map<Next: Sendable>(
     _ transform: @escaping @Sendable (Output) throws -> Next
-  ) -> ChainOperation<Next> {
+  ) -> ResultOperation<Next> {
     chainForExtension().extended { previous, next in
       ChainStep(producesOperation: false) {
         next.put(.success(try transform(previous.take())))

@@ -19,7 +19,7 @@ extension ServerConnection {
   /// discovered first when it is not configured.
   func tokenOperation(
     for grant: some OAuthGrant
-  ) -> ChainOperation<AccessTokenRequest.Response> {
+  ) -> ResultOperation<AccessTokenRequest.Response> {
     let server = authorizationServer
     let pipeline = self.pipeline
     return TaskResultOperation { () async throws -> AccessTokenRequest in

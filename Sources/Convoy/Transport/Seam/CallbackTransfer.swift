@@ -1,7 +1,7 @@
 import Foundation
 
 /// Turns a transfer that reports by callbacks into ``HTTPTransport/send(_:)``'s answer: how
-/// Convoy's own transports, the stub and the deprecated ``CallbackHTTPTransport`` adapter meet
+/// Convoy's own transports, the stub and the ``CallbackHTTPTransport`` adapter meet
 /// the seam.
 ///
 /// Both forms end the wait at once when the request's ``TransferCancellation`` is tripped or the

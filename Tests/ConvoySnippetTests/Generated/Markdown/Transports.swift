@@ -17,7 +17,7 @@ private extension ServerConfiguration {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Transports.md", line: 217)
+#sourceLocation(file: "Docs/Transports.md", line: 215)
 private struct TimingTransport: HTTPTransport {
   let wrapped: any HTTPTransport
   let report: @Sendable (URL?, Duration) -> Void

@@ -83,7 +83,7 @@ private struct SnapshotRequest: RequestDescribing {
 #sourceLocation()
 
 #sourceLocation(file: "Docs/WebSocket.md", line: 241)
-private func followAfterSnapshot(_ connection: ServerConnection) -> ChainOperation<Int> {
+private func followAfterSnapshot(_ connection: ServerConnection) -> ResultOperation<Int> {
   connection.operation(for: SnapshotRequest())
     .then { snapshot in
       connection.webSocketOperation(
