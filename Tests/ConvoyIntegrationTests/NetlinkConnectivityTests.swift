@@ -1,5 +1,5 @@
 #if os(Linux)
-  import Convoy
+  @testable import Convoy
   import ConvoyTestSupport
   import Foundation
   import Testing

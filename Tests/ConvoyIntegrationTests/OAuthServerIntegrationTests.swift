@@ -1,7 +1,8 @@
-import Convoy
 import ConvoyTesting
 import Foundation
 import Testing
+
+@testable import Convoy
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

@@ -1,9 +1,9 @@
 /// The monitor of the system's own network, the one a ``ServerConnection`` on the platform
 /// transport uses unless told otherwise.
 ///
-/// On Linux a ``NetlinkConnectivityMonitor`` that listens to the kernel's routing and link
-/// notifications; on Apple platforms a `PathConnectivityMonitor` over `NWPathMonitor`. One for
-/// the process, started on first use: every connection shares its one socket or path monitor.
+/// On Linux a monitor that listens to the kernel's routing and link notifications (netlink); on
+/// Apple platforms one over `NWPathMonitor`. One for the process, started on first use: every
+/// connection shares its one socket or path monitor.
 public enum PlatformConnectivity {
   /// The process's monitor of the system's network; ``Connectivity/unknown`` for good where the
   /// system offers no way to read it (the netlink socket could not be opened, say).

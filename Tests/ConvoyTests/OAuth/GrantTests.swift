@@ -1,7 +1,8 @@
-import Convoy
 import ConvoyTesting
 import Foundation
 import Testing
+
+@testable import Convoy
 
 /// Logging in to a standard server with the configured client: discovery, the password and
 /// client credentials grants, renewal by repeating the grant, revocation on logout.

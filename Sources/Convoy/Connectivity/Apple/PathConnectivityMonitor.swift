@@ -10,12 +10,12 @@
   /// a VPN on demand, is brought up: until then a request would not leave the device). The path
   /// monitor runs from creation until the monitor is released. Unchecked `Sendable`: its only
   /// state is `NWPathMonitor`, which Apple documents as safe to use from any thread.
-  public final class PathConnectivityMonitor: ConnectivityMonitor, @unchecked Sendable {
+  final class PathConnectivityMonitor: ConnectivityMonitor, @unchecked Sendable {
     private let monitor = NWPathMonitor()
     private let broadcast = Broadcast(Connectivity.unknown)
 
     /// Starts reading the system's path on a queue of its own.
-    public init() {
+    init() {
       let broadcast = broadcast
       monitor.pathUpdateHandler = { path in
         let state: Connectivity = path.status == .satisfied ? .online : .offline
@@ -29,10 +29,10 @@
     }
 
     /// The state of the last path the system reported.
-    public var connectivity: Connectivity { broadcast.current }
+    var connectivity: Connectivity { broadcast.current }
 
     /// The current state, then each change of the path's status.
-    public func updates() -> AsyncStream<Connectivity> {
+    func updates() -> AsyncStream<Connectivity> {
       broadcast.subscribe()
     }
   }

@@ -23,12 +23,12 @@
   ///
   /// The socket belongs to the network namespace of the thread that creates the monitor. The
   /// thread and the socket end when the monitor is released.
-  public final class NetlinkConnectivityMonitor: ConnectivityMonitor {
+  final class NetlinkConnectivityMonitor: ConnectivityMonitor {
     private let reader: NetlinkReader
 
     /// Opens the socket, asks for the first dumps and starts listening; `nil` when the system
     /// refuses a netlink socket (a sandbox that forbids them).
-    public init?() {
+    init?() {
       guard let reader = NetlinkReader() else { return nil }
       self.reader = reader
       Thread.detachNewThread(named: "Convoy.netlink") { reader.run() }
@@ -39,10 +39,10 @@
     }
 
     /// The state after the last message the kernel sent.
-    public var connectivity: Connectivity { reader.broadcast.current }
+    var connectivity: Connectivity { reader.broadcast.current }
 
     /// The current state, then each change the kernel's notifications make.
-    public func updates() -> AsyncStream<Connectivity> {
+    func updates() -> AsyncStream<Connectivity> {
       reader.broadcast.subscribe()
     }
   }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A device code the person approved, exchanged for a token (RFC 8628 §3.4): what
-/// ``DeviceLogin`` polls the token endpoint with after ``DeviceAuthorizationRequest``.
+/// ``DeviceLogin`` polls the token endpoint with after the device authorization request.
 public struct DeviceCodeGrant: OAuthGrant {
   /// The device code; never shown to the person.
   public var deviceCode: String

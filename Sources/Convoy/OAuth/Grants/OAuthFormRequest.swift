@@ -30,7 +30,8 @@ extension OAuthFormRequest {
   public var method: HTTPMethod { .post }
   /// The ``endpoint``.
   public var path: String { endpoint }
-  /// ``AuthorizationErrorDecoding/chain``: a refusal is an ``AuthorizationError``.
+  /// The standard chain with RFC 6749 §5.2 refusals read first: a refusal is an
+  /// ``AuthorizationError``.
   public var decisions: [any ResponseDecision]? { AuthorizationErrorDecoding.chain }
   /// HTTP Basic client authentication when the client is configured so.
   public var headers: HTTPHeaders { client.authenticationHeaders }

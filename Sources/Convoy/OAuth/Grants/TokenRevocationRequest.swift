@@ -2,12 +2,12 @@ import Foundation
 
 /// Asks the authorization server to revoke a token (RFC 7009 §2.1), with the client
 /// authenticated as for the token endpoint.
-public struct TokenRevocationRequest: OAuthFormRequest {
+struct TokenRevocationRequest: OAuthFormRequest {
   /// The answer: nothing but the status; RFC 7009 §2.2 answers 200 even for an unknown token.
-  public typealias Response = EmptyResponse
+  typealias Response = EmptyResponse
 
   /// Which kind of token is revoked, as a hint to the server (RFC 7009 §2.1).
-  public enum Kind: String, Sendable, Hashable {
+  enum Kind: String, Sendable, Hashable {
     /// A refresh token; servers revoke the access tokens issued with it too.
     case refreshToken = "refresh_token"
     /// An access token.
@@ -15,16 +15,16 @@ public struct TokenRevocationRequest: OAuthFormRequest {
   }
 
   /// The token to revoke.
-  public var token: String
+  var token: String
   /// What it is.
-  public var kind: Kind
+  var kind: Kind
   /// The client it was issued to.
-  public var client: OAuthClient
+  var client: OAuthClient
   /// The revocation endpoint: a path or an absolute URL.
-  public var endpoint: String
+  var endpoint: String
 
   /// Creates the request.
-  public init(token: String, kind: Kind, client: OAuthClient, endpoint: String) {
+  init(token: String, kind: Kind, client: OAuthClient, endpoint: String) {
     self.token = token
     self.kind = kind
     self.client = client
@@ -32,18 +32,18 @@ public struct TokenRevocationRequest: OAuthFormRequest {
   }
 
   /// `token` and `token_type_hint`.
-  public var formParameters: [String: String] {
+  var formParameters: [String: String] {
     ["token": token, "token_type_hint": kind.rawValue]
   }
 }
 
 extension TokenRevocationRequest: CustomStringConvertible, CustomReflectable {
   /// The kind and client, never the token.
-  public var description: String {
+  var description: String {
     "TokenRevocationRequest(\(kind.rawValue), client: \(client.id), endpoint: \(endpoint))"
   }
   /// A mirror without the token.
-  public var customMirror: Mirror {
+  var customMirror: Mirror {
     Mirror(self, children: ["kind": kind, "client": client, "endpoint": endpoint])
   }
 }

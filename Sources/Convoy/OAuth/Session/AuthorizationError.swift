@@ -111,12 +111,9 @@ public struct AuthorizationError: CategorizedError, Sendable, Hashable, CustomSt
 ///
 /// Token, device-authorization and revocation requests put it in their chain before
 /// ``StatusValidation``; an error answer that is not OAuth JSON goes on to it unchanged.
-public struct AuthorizationErrorDecoding: ResponseDecision, DeadlineAware {
-  /// Creates the decision.
-  public init() {}
-
+struct AuthorizationErrorDecoding: ResponseDecision, DeadlineAware {
   /// Fails an error status whose body is an OAuth2 error; proceeds otherwise.
-  public func decide<Request: RequestDescribing>(
+  func decide<Request: RequestDescribing>(
     on response: TransportResponse, for request: Request, context: RequestContext
   ) async throws -> ResponseDecisionOutcome<Request.Response> {
     let status = response.statusCode
@@ -130,7 +127,7 @@ public struct AuthorizationErrorDecoding: ResponseDecision, DeadlineAware {
 
   /// The chain of requests to an authorization server's endpoints: retry what is transient,
   /// read OAuth2 errors, validate, decode.
-  public static let chain: [any ResponseDecision] = [
+  static let chain: [any ResponseDecision] = [
     RetryDecision(), AuthorizationErrorDecoding(), StatusValidation(), ResponseDecoding(),
   ]
 }

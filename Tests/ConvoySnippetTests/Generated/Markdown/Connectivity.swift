@@ -18,7 +18,7 @@ private struct SyncRequest: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/Connectivity.md", line: 87)
+#sourceLocation(file: "Docs/Connectivity.md", line: 89)
 private struct SearchRequest: RequestDescribing {
   typealias Response = DataResponse
   var method: HTTPMethod { .get }
@@ -48,28 +48,28 @@ private func connectivityStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Connectivity.md", line: 116)
+    #sourceLocation(file: "Docs/Connectivity.md", line: 118)
     let network = SimulatedConnectivity(.offline)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Connectivity.md", line: 117)
+    #sourceLocation(file: "Docs/Connectivity.md", line: 119)
     var configuration = ServerConfiguration(
       environment: .staging, baseURL: URL(string: "https://api.example.com/")!)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Connectivity.md", line: 119)
+    #sourceLocation(file: "Docs/Connectivity.md", line: 121)
     configuration.waitsForConnectivity = true
     #sourceLocation()
-    #sourceLocation(file: "Docs/Connectivity.md", line: 120)
+    #sourceLocation(file: "Docs/Connectivity.md", line: 122)
     let stubbed = ServerConnection(
       configuration: configuration, transport: StubTransport { _ in .json(["synced": true]) },
       connectivityMonitor: network)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Connectivity.md", line: 123)
+    #sourceLocation(file: "Docs/Connectivity.md", line: 125)
     let call = Task { try await stubbed.execute(SyncRequest()) }
     #sourceLocation()
-    #sourceLocation(file: "Docs/Connectivity.md", line: 124)
+    #sourceLocation(file: "Docs/Connectivity.md", line: 126)
     network.goOnline()  // the call goes now
     #sourceLocation()
-    #sourceLocation(file: "Docs/Connectivity.md", line: 125)
+    #sourceLocation(file: "Docs/Connectivity.md", line: 127)
     _ = try await call.value
     #sourceLocation()
   }

@@ -18,15 +18,15 @@ public struct DeviceAuthorization: Sendable, Hashable {
 }
 
 /// Asks the device authorization endpoint for a device code and a user code (RFC 8628 §3.1).
-public struct DeviceAuthorizationRequest: OAuthFormRequest {
+struct DeviceAuthorizationRequest: OAuthFormRequest {
   /// The answer: the codes.
-  public struct Response: ResponseDescribing {
+  struct Response: ResponseDescribing {
     /// What to show the person.
-    public let authorization: DeviceAuthorization
+    let authorization: DeviceAuthorization
     /// The code the app polls with; never shown.
-    public let deviceCode: String
+    let deviceCode: String
     /// The status, URL and headers.
-    public let response: HTTPResponse
+    let response: HTTPResponse
 
     private struct Payload: Decodable {
       var deviceCode: String
@@ -40,7 +40,7 @@ public struct DeviceAuthorizationRequest: OAuthFormRequest {
     }
 
     /// Decodes the endpoint's JSON.
-    public init(data: Data, response: HTTPResponse) throws {
+    init(data: Data, response: HTTPResponse) throws {
       self.response = response
       let decoder = JSONDecoder()
       decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -62,18 +62,18 @@ public struct DeviceAuthorizationRequest: OAuthFormRequest {
   }
 
   /// The client asking.
-  public var client: OAuthClient
+  var client: OAuthClient
   /// The device authorization endpoint: a path or an absolute URL.
-  public var endpoint: String
+  var endpoint: String
 
   /// Creates the request.
-  public init(client: OAuthClient, endpoint: String) {
+  init(client: OAuthClient, endpoint: String) {
     self.client = client
     self.endpoint = endpoint
   }
 
   /// The client's additional parameters and `scope`.
-  public var formParameters: [String: String] {
+  var formParameters: [String: String] {
     var parameters = client.additionalParameters
     if !client.scopes.isEmpty { parameters["scope"] = client.scopes.joined(separator: " ") }
     return parameters
