@@ -72,7 +72,7 @@ struct LiveDocumentTests {
     }
     try writeIfChanged(manifest(), to: Self.scratch.appendingPathComponent("Package.swift"))
 
-    let build = try await runCommand(["swift", "build"], in: Self.scratch, within: 900)
+    let build = try await buildPackage(at: Self.scratch, within: 900)
     #expect(build.status == 0, "\(build.output)")
     let warnings = build.output.split(separator: "\n").filter { $0.contains("warning:") }
     #expect(warnings.isEmpty, "\(warnings.joined(separator: "\n"))")

@@ -74,7 +74,7 @@ import Testing
     for (url, text) in files where (try? String(contentsOf: url, encoding: .utf8)) != text {
       try text.write(to: url, atomically: true, encoding: .utf8)
     }
-    let build = try await runCommand(["swift", "build"], in: Self.scratch, within: 900)
+    let build = try await buildPackage(at: Self.scratch, within: 900)
     #expect(build.status == 0, "\(build.output)")
     #expect(!build.output.contains("warning:"), "\(build.output)")
     let generated = Self.scratch.appendingPathComponent(

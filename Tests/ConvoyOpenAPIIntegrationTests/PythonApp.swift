@@ -133,3 +133,13 @@ func runCommand(
   let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
   return (process.terminationReason == .exit ? process.terminationStatus : -1, output)
 }
+
+/// Builds the package at `directory` with `swift build` (at most `seconds`), after removing its
+/// build plan: SwiftPM keeps the source list of a path dependency (Convoy itself) in the plan, and
+/// a plan made before a file of Convoy moved fails with "missing inputs" until it is made again.
+func buildPackage(at directory: URL, within seconds: TimeInterval) async throws
+  -> (status: Int32, output: String)
+{
+  try? FileManager.default.removeItem(at: directory.appendingPathComponent(".build/debug.yaml"))
+  return try await runCommand(["swift", "build"], in: directory, within: seconds)
+}
