@@ -299,3 +299,15 @@ final class FakeWebSocketTransport: HTTPTransport, WebSocketChannelOpening, @unc
     }
   }
 }
+
+extension ReconnectingWebSocket {
+  /// The first `count` messages, across reconnections.
+  func firstMessages(_ count: Int) async throws -> [WebSocketMessage] {
+    var received: [WebSocketMessage] = []
+    for try await message in messages {
+      received.append(message)
+      if received.count == count { break }
+    }
+    return received
+  }
+}

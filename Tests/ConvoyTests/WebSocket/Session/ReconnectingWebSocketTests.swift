@@ -26,14 +26,7 @@ import Testing
       WebSocketEndpoint(path: "live", options: options),
       reconnection: WebSocketReconnection(initialDelay: 2)
     ) { socket in try await socket.send(.text("subscribe")) }
-    let reader = Task {
-      var received: [WebSocketMessage] = []
-      for try await message in live.messages {
-        received.append(message)
-        if received.count == 2 { break }
-      }
-      return received
-    }
+    let reader = Task { try await live.firstMessages(2) }
     let first = await transport.nextChannel()
     _ = await first.acceptUpgrade()
     #expect(await first.serverReceiveFrame()?.payload == Data("subscribe".utf8))

@@ -66,14 +66,7 @@ import Testing
     network.goOnline()
     let live = connection(waits: false).reconnectingWebSocket(
       endpoint, reconnection: WebSocketReconnection(initialDelay: 5))
-    let reader = Task {
-      var received: [WebSocketMessage] = []
-      for try await message in live.messages {
-        received.append(message)
-        if received.count == 2 { break }
-      }
-      return received
-    }
+    let reader = Task { try await live.firstMessages(2) }
     let first = await transport.nextChannel()
     _ = await first.acceptUpgrade()
     first.serverSendFrame(0x1, Data("a".utf8))
