@@ -31,7 +31,7 @@ import Testing
   @Test func passwordLoginIsOneLineThenAProtectedCallWorks() async throws {
     let server = await OAuthToolkit.shared()
     let connection = server.connection(client: server.passwordClient)
-    try await connection.login(username: "ada", password: "lovelace")
+    try await connection.login(with: .password(username: "ada", password: "lovelace"))
     let me = try await connection.execute(ProtectedMe()).value
     #expect(me.user == "ada")
     #expect(me.places == ["Harbour", "Bridge"])
@@ -41,19 +41,20 @@ import Testing
     let server = await OAuthToolkit.shared()
     await #expect {
       try await server.connection(client: server.passwordClient)
-        .login(username: "ada", password: "babbage")
+        .login(with: .password(username: "ada", password: "babbage"))
     } throws: { ErrorMessageProvider.category(of: $0) == .wrongCredentials }
     var wrongSecret = server.passwordClient
     wrongSecret.secret = "not-the-secret"
     await #expect {
-      try await server.connection(client: wrongSecret).login(username: "ada", password: "lovelace")
+      try await server.connection(client: wrongSecret).login(
+        with: .password(username: "ada", password: "lovelace"))
     } throws: { ErrorMessageProvider.category(of: $0) == .appMisconfigured }
   }
 
   @Test func clientCredentialsLogInAndRenewByRepeatingTheGrant() async throws {
     let server = await OAuthToolkit.shared()
     let connection = server.connection(client: server.serviceClient)
-    let session = try await connection.loginAsClient()
+    let session = try await connection.login(with: .clientCredentials)
     #expect(session.isClientSession)
     #expect(try await connection.execute(ProtectedMe()).value.user == "")
     try await expireAccessToken(of: connection)
@@ -67,7 +68,7 @@ import Testing
     let server = await OAuthToolkit.shared()
     let store = InMemorySessionStore()
     let connection = server.connection(client: server.passwordClient, store: store)
-    let first = try await connection.login(username: "ada", password: "lovelace")
+    let first = try await connection.login(with: .password(username: "ada", password: "lovelace"))
     try await expireAccessToken(of: connection)
     let baseline = try await server.log().count
     let results = await withTaskGroup(of: Bool.self) { group in
@@ -86,7 +87,7 @@ import Testing
   @Test func logoutRevokesSoTheServerRefusesTheOldRefreshToken() async throws {
     let server = await OAuthToolkit.shared()
     let connection = server.connection(client: server.passwordClient)
-    let session = try await connection.login(username: "ada", password: "lovelace")
+    let session = try await connection.login(with: .password(username: "ada", password: "lovelace"))
     guard case .revoked = try await connection.logout() else {
       Issue.record("the server did not confirm the revocation")
       return
@@ -118,7 +119,7 @@ import Testing
     let connection = server.connection(
       client: server.passwordClient,
       observers: [AnyEventObserver { event in events.withLock { $0.append(event) } }])
-    try await connection.login(username: "ada", password: "lovelace")
+    try await connection.login(with: .password(username: "ada", password: "lovelace"))
     try await expireAccessToken(of: connection)
     events.withLock { $0.removeAll() }
     _ = try await connection.execute(ProtectedMe())
@@ -157,7 +158,7 @@ import Testing
       var authenticationRequirement: AuthenticationRequirement { .accessToken }
     }
     let connection = server.connection(client: server.passwordClient)
-    try await connection.login(username: "ada", password: "lovelace")
+    try await connection.login(with: .password(username: "ada", password: "lovelace"))
     for target in [HTTPBin.shared.url("/headers"), HTTPBin.other.url("/headers")] {
       await #expect {
         try await connection.execute(Elsewhere(target: target.absoluteString))
@@ -180,7 +181,7 @@ import Testing
         _ = try await browser.submit(consent, ["allow": "Authorize"])
       }
     }
-    try await connection.login(through: listener)
+    try await connection.login(with: .authorizationCode(through: listener))
     #expect(try await connection.execute(ProtectedMe()).value.user == "ada")
   }
 
@@ -190,7 +191,7 @@ import Testing
     let browser = ScriptedBrowser()
     let shown = Locked<DeviceAuthorization?>(nil)
     try await connection.login(
-      with: DeviceLogin(timeout: 30) { authorization in
+      with: Login.deviceCode(timeout: 30) { authorization in
         shown.withLock { $0 = authorization }
         Task {
           let login = try await browser.open(authorization.verificationURI)
@@ -209,7 +210,7 @@ import Testing
     let browser = ScriptedBrowser()
     await #expect {
       try await connection.login(
-        with: DeviceLogin(timeout: 30) { authorization in
+        with: Login.deviceCode(timeout: 30) { authorization in
           Task {
             let login = try await browser.open(authorization.verificationURI)
             let code = try await browser.submit(login, ["username": "ada", "password": "lovelace"])

@@ -4,44 +4,40 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// The links of a `Link` header (RFC 8288 §3), resolved to absolute URLs.
-///
-/// ```swift
-/// let page = try await connection.execute(Repositories())
-/// let next = LinkHeader(response: page.response).url(forRelation: "next")
-/// ```
-public struct LinkHeader: Sendable, Hashable {
+/// The links of a `Link` header (RFC 8288 §3), resolved to absolute URLs. Apps read one with
+/// ``HTTPResponse/url(forLinkRelation:)``.
+struct LinkHeader: Sendable, Hashable {
   /// One link.
-  public struct Link: Sendable, Hashable {
+  struct Link: Sendable, Hashable {
     /// The target, resolved against the response's URL (RFC 8288 §3.1).
-    public var url: URL
+    var url: URL
     /// The relation types, lower-cased (`rel="next last"` gives two; RFC 8288 §3.3).
-    public var relations: [String]
+    var relations: [String]
     /// The other parameters, names lower-cased, values unquoted; the first occurrence wins.
-    public var parameters: [String: String]
+    var parameters: [String: String]
   }
 
   /// The links in the order they were given.
-  public var links: [Link]
+  var links: [Link]
 
   /// Parses a `Link` field value; items that are not `<URI>; params` are skipped.
   ///
   /// - Parameters:
   ///   - value: One or more link-values separated by commas.
   ///   - baseURL: What relative references are resolved against: the URL of the response.
-  public init(_ value: String, baseURL: URL?) {
+  init(_ value: String, baseURL: URL?) {
     links = HeaderValueSyntax.split(Substring(value), separator: ",").compactMap {
       Self.link(from: $0, baseURL: baseURL)
     }
   }
 
   /// Parses the `Link` fields of `response`, resolving against its URL.
-  public init(response: HTTPResponse) {
+  init(response: HTTPResponse) {
     self.init(response.headers["Link"] ?? "", baseURL: response.url)
   }
 
   /// The target of the first link with relation `relation` (compared case-insensitively).
-  public func url(forRelation relation: String) -> URL? {
+  func url(forRelation relation: String) -> URL? {
     links.first { $0.relations.contains(relation.lowercased()) }?.url
   }
 
@@ -61,5 +57,18 @@ public struct LinkHeader: Sendable, Hashable {
     let relations = (parameters.removeValue(forKey: "rel") ?? "")
       .lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
     return Link(url: url, relations: relations, parameters: parameters)
+  }
+}
+
+extension HTTPResponse {
+  /// The target of this answer's first `Link` header link with relation `relation`, compared
+  /// case-insensitively and resolved against the answer's URL (RFC 8288), e.g. the last page:
+  ///
+  /// ```swift
+  /// let page = try await connection.execute(Repositories())
+  /// let last = page.response.url(forLinkRelation: "last")
+  /// ```
+  public func url(forLinkRelation relation: String) -> URL? {
+    LinkHeader(response: self).url(forRelation: relation)
   }
 }

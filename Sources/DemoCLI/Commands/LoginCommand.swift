@@ -57,7 +57,7 @@ enum LoginCommand: Command {
     let output = context.output
     let session = try await context.withProgress("Waiting for approval") { progress in
       try await LoginFlow.run(
-        DeviceLogin { authorization in
+        Login.deviceCode { authorization in
           let page = authorization.verificationURIComplete ?? authorization.verificationURI
           // Clears a progress line already drawn, so the code stands on a line of its own.
           output.note(

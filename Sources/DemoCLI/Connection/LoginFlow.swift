@@ -5,14 +5,14 @@ import ConvoyTesting
 /// the job's progress on the progress line.
 enum LoginFlow {
   /// Email and password: the demo API's two-step `SimulatedPlacesAPI.LoginJob`, or the password
-  /// grant (`PasswordLogin`) on an environment that describes a standard OAuth2 server.
+  /// grant (`Login.password`) on an environment that describes a standard OAuth2 server.
   static func logIn(
     email: String, password: String, on connection: ServerConnection, standard: Bool,
     runner: JobRunner, progress: ProgressLine
   ) async throws -> Session {
     if standard {
       return try await run(
-        PasswordLogin(username: email, password: password), on: connection, runner: runner,
+        Login.password(username: email, password: password), on: connection, runner: runner,
         progress: progress)
     }
     return try await run(
@@ -21,9 +21,9 @@ enum LoginFlow {
   }
 
   /// Runs `job` and returns the session it yields.
-  static func run<Login: Job>(
-    _ job: Login, on connection: ServerConnection, runner: JobRunner, progress: ProgressLine
-  ) async throws -> Session where Login.Output == Session {
+  static func run<SomeLogin: Job>(
+    _ job: SomeLogin, on connection: ServerConnection, runner: JobRunner, progress: ProgressLine
+  ) async throws -> Session where SomeLogin.Output == Session {
     try await runner.run { queue, done in
       connection.run(
         job, completionQueue: queue,

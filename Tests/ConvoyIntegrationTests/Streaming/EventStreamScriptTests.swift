@@ -124,7 +124,8 @@ struct EventStreamScriptTests {
     try await withServer { server in
       let connection = server.connection(transport: try kind.make())
       let first = try await connection.login(
-        username: "user@example.com", password: ScriptedEventServer.password)
+        with: .password(
+          username: "user@example.com", password: ScriptedEventServer.password))
       var feed = Feed("protected", ["count": "4", "drop_after": "2"])
       feed.authenticationRequirement = .accessToken
       var ids: [String?] = []

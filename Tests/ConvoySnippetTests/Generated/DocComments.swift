@@ -404,12 +404,23 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func AccessTokenRequest_15() throws {
-    #sourceLocation(file: "Sources/Convoy/OAuth/Grants/AccessTokenRequest.swift", line: 15)
-    func passwordGrant(for client: OAuthClient) -> AccessTokenRequest {
+  static func AccessTokenRequest_14() throws {
+    #sourceLocation(file: "Sources/Convoy/OAuth/Grants/AccessTokenRequest.swift", line: 14)
+    struct TokenExchangeGrant: OAuthGrant {
+      var subjectToken: String
+      var grantType: String { "urn:ietf:params:oauth:grant-type:token-exchange" }
+      var parameters: [String: String] {
+        [
+          "subject_token": subjectToken,
+          "subject_token_type": "urn:ietf:params:oauth:token-type:access_token",
+        ]
+      }
+    }
+    #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/OAuth/Grants/AccessTokenRequest.swift", line: 25)
+    func exchange(_ token: String, client: OAuthClient) -> AccessTokenRequest {
       AccessTokenRequest(
-        grant: .password(username: "ada", password: password), client: client,
-        endpoint: "o/token/")
+        grant: TokenExchangeGrant(subjectToken: token), client: client, endpoint: "o/token/")
     }
     #sourceLocation()
   }
@@ -437,17 +448,6 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func AuthorizationCodeLogin_10() async throws {
-    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/AuthorizationCode/AuthorizationCodeLogin.swift", line: 10)
-    let listener = try LoopbackRedirectListener(timeout: 300) { url in
-      print("Open \(url) to log in")
-    }
-    #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/AuthorizationCode/AuthorizationCodeLogin.swift", line: 13)
-    try await connection.login(through: listener)
-    #sourceLocation()
-  }
-
   static func LoopbackRedirectListener_26() async throws {
     #sourceLocation(file: "Sources/Convoy/OAuth/Logins/AuthorizationCode/LoopbackRedirectListener.swift", line: 26)
     let listener = try LoopbackRedirectListener(timeout: 300) { url in
@@ -455,27 +455,32 @@ extension DocCommentContext {
     }
     #sourceLocation()
     #sourceLocation(file: "Sources/Convoy/OAuth/Logins/AuthorizationCode/LoopbackRedirectListener.swift", line: 29)
-    try await connection.login(through: listener)
+    try await connection.login(with: .authorizationCode(through: listener))
     #sourceLocation()
   }
 
-  static func ClientCredentialsLogin_8() async throws {
-    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/ClientCredentialsLogin.swift", line: 8)
-    try await connection.loginAsClient()
-    #sourceLocation()
-  }
-
-  static func DeviceLogin_14() async throws {
-    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/DeviceCode/DeviceLogin.swift", line: 14)
-    try await connection.loginWithDeviceCode { authorization in
+  static func Login_10() async throws {
+    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/Login.swift", line: 10)
+    try await connection.login(with: .deviceCode { authorization in
       print("Open \(authorization.verificationURI) and enter \(authorization.userCode)")
+    })
+    #sourceLocation()
+  }
+
+  static func Login_66() async throws {
+    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/Login.swift", line: 66)
+    let listener = try LoopbackRedirectListener(timeout: 300) { url in
+      print("Open \(url) to log in")
     }
     #sourceLocation()
+    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/Login.swift", line: 69)
+    try await connection.login(with: .authorizationCode(through: listener))
+    #sourceLocation()
   }
 
-  static func PasswordLogin_9() async throws {
-    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/PasswordLogin.swift", line: 9)
-    try await connection.login(username: "ada@example.com", password: password)
+  static func ServerConnection_Login_7() async throws {
+    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/ServerConnection+Login.swift", line: 7)
+    try await connection.login(with: .password(username: "ada@example.com", password: password))
     #sourceLocation()
   }
 
@@ -548,12 +553,12 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func LinkHeader_10() async throws {
-    #sourceLocation(file: "Sources/Convoy/Pagination/LinkHeader.swift", line: 10)
+  static func LinkHeader_68() async throws {
+    #sourceLocation(file: "Sources/Convoy/Pagination/LinkHeader.swift", line: 68)
     let page = try await connection.execute(Repositories())
     #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/Pagination/LinkHeader.swift", line: 11)
-    let next = LinkHeader(response: page.response).url(forRelation: "next")
+    #sourceLocation(file: "Sources/Convoy/Pagination/LinkHeader.swift", line: 69)
+    let last = page.response.url(forLinkRelation: "last")
     #sourceLocation()
   }
 

@@ -1,7 +1,8 @@
-import Convoy
 import ConvoyTesting
 import Foundation
 import Testing
+
+@testable import Convoy
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -45,7 +46,7 @@ private struct ScriptedBrowser: AuthorizationUserAgent {
     let server = AuthorizationServerStub()
     let connection = server.connection()
     let browser = ScriptedBrowser(server: server, behaviour: .approve)
-    try await connection.login(through: browser)
+    try await connection.login(with: .authorizationCode(through: browser))
     #expect(try await connection.execute(MeAtTheAPI()).value == ["me": "ada"])
     let shown = try #require(browser.seen.current)
     let query = try #require(URLComponents(url: shown, resolvingAgainstBaseURL: false)?.queryItems)
@@ -63,7 +64,8 @@ private struct ScriptedBrowser: AuthorizationUserAgent {
     let server = AuthorizationServerStub()
     let connection = server.connection()
     await #expect {
-      try await connection.login(through: ScriptedBrowser(server: server, behaviour: .forgeState))
+      try await connection.login(
+        with: .authorizationCode(through: ScriptedBrowser(server: server, behaviour: .forgeState)))
     } throws: { error in
       (error as? BrowserLoginError) == .stateMismatch
         && ErrorMessageProvider.category(of: error) == .loginNotConfirmed
@@ -75,7 +77,8 @@ private struct ScriptedBrowser: AuthorizationUserAgent {
     let server = AuthorizationServerStub()
     await #expect {
       try await server.connection().login(
-        through: ScriptedBrowser(server: server, behaviour: .deny))
+        with: .authorizationCode(
+          through: ScriptedBrowser(server: server, behaviour: .deny)))
     } throws: { error in
       (error as? AuthorizationError)?.code == .accessDenied
     }

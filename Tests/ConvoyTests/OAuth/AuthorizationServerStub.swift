@@ -1,6 +1,7 @@
-import Convoy
 import ConvoyTesting
 import Foundation
+
+@testable import Convoy
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

@@ -1,7 +1,8 @@
-import Convoy
 import ConvoyTesting
 import Foundation
 import Testing
+
+@testable import Convoy
 
 /// The device authorization grant (RFC 8628) against the stub server.
 @Suite(.timeLimit(.minutes(3))) struct DeviceLoginTests {

@@ -10,7 +10,7 @@ import Testing
   @Test func passwordLoginIsOneLineWithTheConfiguredClient() async throws {
     let server = AuthorizationServerStub()
     let connection = server.connection()
-    try await connection.login(username: "ada", password: "lovelace")
+    try await connection.login(with: .password(username: "ada", password: "lovelace"))
     #expect(try await connection.execute(MeAtTheAPI()).value == ["me": "ada"])
     #expect(
       server.log == [
@@ -25,8 +25,8 @@ import Testing
   @Test func theServersMetadataIsFetchedOncePerConnection() async throws {
     let server = AuthorizationServerStub()
     let connection = server.connection()
-    try await connection.login(username: "ada", password: "lovelace")
-    try await connection.login(username: "ada", password: "lovelace")
+    try await connection.login(with: .password(username: "ada", password: "lovelace"))
+    try await connection.login(with: .password(username: "ada", password: "lovelace"))
     #expect(server.log.filter { $0.contains("well-known") }.count == 1)
   }
 
@@ -35,7 +35,7 @@ import Testing
     server.publishesStandardMetadata = false
     server.publishesOpenIDMetadata = true
     let connection = server.connection()
-    try await connection.login(username: "ada", password: "lovelace")
+    try await connection.login(with: .password(username: "ada", password: "lovelace"))
     #expect(
       server.log.prefix(3) == [
         "GET /.well-known/oauth-authorization-server", "GET /.well-known/openid-configuration",
@@ -47,7 +47,7 @@ import Testing
     let server = AuthorizationServerStub()
     server.metadataIssuer = "https://evil.example"
     await #expect {
-      try await server.connection().login(username: "ada", password: "lovelace")
+      try await server.connection().login(with: .password(username: "ada", password: "lovelace"))
     } throws: { error in
       guard case .discoveryFailed = error as? AuthenticationSetupError else { return false }
       return ErrorMessageProvider.category(of: error) == .appMisconfigured
@@ -59,7 +59,8 @@ import Testing
     let server = AuthorizationServerStub()
     var client = AuthorizationServerStub.client
     client.endpoints = OAuthEndpoints(token: "https://id.example.com/token")
-    try await server.connection(client: client).login(username: "ada", password: "lovelace")
+    try await server.connection(client: client).login(
+      with: .password(username: "ada", password: "lovelace"))
     #expect(server.log == ["POST /token"])
   }
 
@@ -67,7 +68,7 @@ import Testing
     let server = AuthorizationServerStub()
     let connection = server.connection()
     await #expect {
-      try await connection.login(username: "ada", password: "babbage")
+      try await connection.login(with: .password(username: "ada", password: "babbage"))
     } throws: { error in
       (error as? AuthorizationError)?.code == .invalidGrant
         && ErrorMessageProvider.category(of: error) == .wrongCredentials
@@ -78,7 +79,8 @@ import Testing
   @Test func withoutAClientALoginSaysTheAppIsMisconfigured() async throws {
     let server = AuthorizationServerStub()
     await #expect {
-      try await server.connection(client: nil).login(username: "ada", password: "lovelace")
+      try await server.connection(client: nil).login(
+        with: .password(username: "ada", password: "lovelace"))
     } throws: { error in
       (error as? AuthenticationSetupError) == .noClient
         && ErrorMessageProvider.category(of: error) == .appMisconfigured
@@ -91,7 +93,7 @@ import Testing
     let connection = server.connection()
     let session = try await withCheckedThrowingContinuation { continuation in
       connection.run(
-        PasswordLogin(username: "ada", password: "lovelace"), completionQueue: .global()
+        Login.password(username: "ada", password: "lovelace"), completionQueue: .global()
       ) { continuation.resume(with: $0) }
     }
     #expect(session.accessToken.refreshToken != nil)
@@ -102,7 +104,7 @@ import Testing
     let server = AuthorizationServerStub()
     server.accessLifetime = 0.2
     let connection = server.connection()
-    let session = try await connection.loginAsClient()
+    let session = try await connection.login(with: .clientCredentials)
     #expect(session.isClientSession)
     #expect(session.accessToken.refreshToken == nil)
     server.clock.advance(by: 0.25)
@@ -114,7 +116,7 @@ import Testing
   @Test func logoutRevokesTheRefreshAndAccessTokensThenForgetsTheSession() async throws {
     let server = AuthorizationServerStub()
     let connection = server.connection()
-    let session = try await connection.login(username: "ada", password: "lovelace")
+    let session = try await connection.login(with: .password(username: "ada", password: "lovelace"))
     let outcome = try await connection.logout()
     guard case .revoked = outcome else {
       Issue.record("expected revoked, got \(outcome)")
@@ -133,7 +135,7 @@ import Testing
         if case .notice(let notice) = event.kind { notices.withLock { $0.append(notice.text) } }
       }
     ])
-    try await connection.login(username: "ada", password: "lovelace")
+    try await connection.login(with: .password(username: "ada", password: "lovelace"))
     let outcome = try await connection.logout()
     guard case .failed = outcome else {
       Issue.record("expected failed, got \(outcome)")
@@ -148,7 +150,7 @@ import Testing
     var client = AuthorizationServerStub.client
     client.endpoints = OAuthEndpoints(token: "https://id.example.com/token")
     let connection = server.connection(client: client)
-    try await connection.login(username: "ada", password: "lovelace")
+    try await connection.login(with: .password(username: "ada", password: "lovelace"))
     guard case .notAttempted = try await connection.logout() else {
       Issue.record("expected notAttempted")
       return
@@ -164,9 +166,10 @@ import Testing
       endpoint: "token")
     let revocation = TokenRevocationRequest(
       token: "refresh-secret", kind: .refreshToken, client: client, endpoint: "revoke")
-    for value in [client, request, revocation, PasswordLogin(username: "a", password: "lovelace")]
-      as [Any]
-    {
+    for value in [
+      client, request, revocation, PasswordLogin(username: "a", password: "lovelace"),
+      Login.password(username: "a", password: "lovelace"),
+    ] as [Any] {
       var dumped = ""
       dump(value, to: &dumped)
       for text in [String(describing: value), dumped] {

@@ -11,7 +11,7 @@ import Testing
   ) async throws -> ServerConnection {
     server.accessLifetime = 0.1
     let connection = server.connection(store: store)
-    try await connection.login(username: "ada", password: "lovelace")
+    try await connection.login(with: .password(username: "ada", password: "lovelace"))
     server.accessLifetime = 3_600
     server.clock.advance(by: 0.15)
     return connection

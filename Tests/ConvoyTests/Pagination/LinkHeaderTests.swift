@@ -1,6 +1,7 @@
-import Convoy
 import Foundation
 import Testing
+
+@testable import Convoy
 
 @Suite struct LinkHeaderTests {
   private let base = URL(string: "https://api.example.com/v3/repos?page=2")!
@@ -37,5 +38,16 @@ import Testing
       baseURL: base)
     #expect(header.links.count == 1)
     #expect(header.url(forRelation: "next")?.absoluteString == "https://x.example/2")
+  }
+
+  @Test func anAnswerNamesAnyOfItsLinksByRelation() {
+    let headers = HTTPHeaders([
+      "Link": #"<?page=3>; rel="next", <?page=9>; rel="last""#
+    ])
+    let response = HTTPResponse(statusCode: 200, url: base, headers: headers)
+    #expect(
+      response.url(forLinkRelation: "Last")?.absoluteString
+        == "https://api.example.com/v3/repos?page=9")
+    #expect(response.url(forLinkRelation: "prev") == nil)
   }
 }

@@ -7,15 +7,24 @@ import Foundation
 /// A grant at the token endpoint (RFC 6749 §4 and §6, RFC 8628 §3.4), form-encoded, with the
 /// client authenticated as it is configured (§2.3.1).
 ///
-/// The grants of ``PasswordLogin``, ``ClientCredentialsLogin``, ``AuthorizationCodeLogin`` and
-/// ``DeviceLogin`` and every renewal are made of it; a custom login can use it too, with any
-/// ``OAuthGrant``:
+/// Every ``Login`` and every renewal sends one; a login of your own sends one with a grant of
+/// its own:
 ///
 /// ```swift
-/// func passwordGrant(for client: OAuthClient) -> AccessTokenRequest {
+/// struct TokenExchangeGrant: OAuthGrant {
+///   var subjectToken: String
+///   var grantType: String { "urn:ietf:params:oauth:grant-type:token-exchange" }
+///   var parameters: [String: String] {
+///     [
+///       "subject_token": subjectToken,
+///       "subject_token_type": "urn:ietf:params:oauth:token-type:access_token",
+///     ]
+///   }
+/// }
+///
+/// func exchange(_ token: String, client: OAuthClient) -> AccessTokenRequest {
 ///   AccessTokenRequest(
-///     grant: .password(username: "ada", password: password), client: client,
-///     endpoint: "o/token/")
+///     grant: TokenExchangeGrant(subjectToken: token), client: client, endpoint: "o/token/")
 /// }
 /// ```
 public struct AccessTokenRequest: OAuthFormRequest {

@@ -5,26 +5,26 @@ import Foundation
 /// its way back is worthless to anyone else.
 ///
 /// Its `description` and mirror never show the verifier.
-public struct PKCE: Sendable, Hashable {
+struct PKCE: Sendable, Hashable {
   /// The secret verifier, sent only with the code exchange (RFC 7636 §4.5).
-  public let verifier: String
+  let verifier: String
 
   /// `S256`, the only method Convoy sends (RFC 7636 §4.2; `plain` offers no protection).
-  public static let method = "S256"
+  static let method = "S256"
 
   /// A new verifier: 32 bytes from the system's secure generator, base64url-encoded into the
   /// 43 characters RFC 7636 §4.1 recommends.
-  public init() {
+  init() {
     self.verifier = Self.randomToken(byteCount: 32)
   }
 
   /// A given verifier (tests, or a flow that keeps its own).
-  public init(verifier: String) {
+  init(verifier: String) {
     self.verifier = verifier
   }
 
   /// `BASE64URL(SHA256(ASCII(verifier)))` without padding (RFC 7636 §4.2).
-  public var challenge: String {
+  var challenge: String {
     Self.base64URL(SHA256.hash(Array(verifier.utf8)))
   }
 
@@ -45,9 +45,9 @@ public struct PKCE: Sendable, Hashable {
 
 extension PKCE: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
   /// `PKCE(S256, verifier: <redacted>)`.
-  public var description: String { "PKCE(S256, verifier: \(SecretRedactor.mask))" }
+  var description: String { "PKCE(S256, verifier: \(SecretRedactor.mask))" }
   /// The same as ``description``.
-  public var debugDescription: String { description }
+  var debugDescription: String { description }
   /// A mirror without the verifier.
-  public var customMirror: Mirror { Mirror(self, children: ["verifier": SecretRedactor.mask]) }
+  var customMirror: Mirror { Mirror(self, children: ["verifier": SecretRedactor.mask]) }
 }

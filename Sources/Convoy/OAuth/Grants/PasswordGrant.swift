@@ -1,30 +1,30 @@
 import Foundation
 
 /// The resource owner password credentials grant (RFC 6749 §4.3; legacy, RFC 9700 §2.4): the
-/// grant ``PasswordLogin`` sends.
-public struct PasswordGrant: OAuthGrant {
+/// grant ``Login/password(username:password:)`` sends.
+package struct PasswordGrant: OAuthGrant {
   /// The user's name or email.
-  public var username: String
+  package var username: String
   /// The user's password; never in the grant's `description` or mirror.
-  public var password: String
+  package var password: String
 
   /// Creates the grant.
-  public init(username: String, password: String) {
+  package init(username: String, password: String) {
     self.username = username
     self.password = password
   }
 
   /// `password`.
-  public var grantType: String { "password" }
+  package var grantType: String { "password" }
   /// `username` and `password`.
-  public var parameters: [String: String] { ["username": username, "password": password] }
+  package var parameters: [String: String] { ["username": username, "password": password] }
   /// `true`: the grant starts a session by itself.
-  public var asksForScopes: Bool { true }
+  package var asksForScopes: Bool { true }
 }
 
 extension OAuthGrant where Self == PasswordGrant {
   /// The password grant (RFC 6749 §4.3; legacy) for `username` and `password`.
-  public static func password(username: String, password: String) -> PasswordGrant {
+  package static func password(username: String, password: String) -> PasswordGrant {
     PasswordGrant(username: username, password: password)
   }
 }

@@ -1,23 +1,23 @@
 /// A refresh token exchanged for a new access token (RFC 6749 §6): how a session renews itself
 /// when its access token expires.
-public struct RefreshTokenGrant: OAuthGrant {
+package struct RefreshTokenGrant: OAuthGrant {
   /// The refresh token.
-  public var refreshToken: String
+  package var refreshToken: String
 
   /// Creates the grant.
-  public init(refreshToken: String) {
+  package init(refreshToken: String) {
     self.refreshToken = refreshToken
   }
 
   /// `refresh_token`.
-  public var grantType: String { "refresh_token" }
+  package var grantType: String { "refresh_token" }
   /// `refresh_token`.
-  public var parameters: [String: String] { ["refresh_token": refreshToken] }
+  package var parameters: [String: String] { ["refresh_token": refreshToken] }
 }
 
 extension OAuthGrant where Self == RefreshTokenGrant {
   /// The refresh token grant (RFC 6749 §6) for `refreshToken`.
-  public static func refreshToken(_ refreshToken: String) -> RefreshTokenGrant {
+  package static func refreshToken(_ refreshToken: String) -> RefreshTokenGrant {
     RefreshTokenGrant(refreshToken: refreshToken)
   }
 }

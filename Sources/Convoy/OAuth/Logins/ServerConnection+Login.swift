@@ -1,16 +1,36 @@
 import Foundation
 
 extension ServerConnection {
-  /// Runs a login job (``PasswordLogin``, ``ClientCredentialsLogin``,
-  /// ``AuthorizationCodeLogin``, ``DeviceLogin`` or one of your own) and installs the session it
-  /// yields; cancelling the task cancels the job.
+  /// Runs `login` and installs the session it yields; cancelling the task cancels the login.
+  ///
+  /// ```swift
+  /// try await connection.login(with: .password(username: "ada@example.com", password: password))
+  /// ```
+  ///
+  /// - Returns: The new session, already installed and saved in the session store.
+  /// - Throws: ``AuthorizationError`` when the server refuses (``ErrorCategory/wrongCredentials``
+  ///   for a wrong password), a ``ServerConnectionError`` when it cannot be reached,
+  ///   ``AuthenticationSetupError`` when no client is configured, or ``SessionStoreError`` when
+  ///   the session cannot be saved.
+  @discardableResult
+  public func login(with login: Login) async throws -> Session {
+    // Not folded into the generic form: a closure passed to `.deviceCode` through a generic
+    // parameter is not inferred `@Sendable`, so `login(with: .deviceCode { … })` needs this one.
+    try await install(run(login))
+  }
+
+  /// Runs a login job of your own, one whose output is a ``Session``, and installs the session
+  /// it yields; cancelling the task cancels the job.
   ///
   /// - Returns: The new session, already installed and saved in the session store.
   /// - Throws: The job's error, or ``SessionStoreError`` when the session cannot be saved.
   @discardableResult
-  public func login<Login: Job>(with job: Login) async throws -> Session
-  where Login.Output == Session {
-    let session = try await run(job)
+  public func login<SomeLogin: Job>(with job: SomeLogin) async throws -> Session
+  where SomeLogin.Output == Session {
+    try await install(run(job))
+  }
+
+  private func install(_ session: Session) throws -> Session {
     try login(session: session)
     return session
   }

@@ -58,16 +58,16 @@ private func authenticationStatements() async throws {
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/Authentication.md", line: 55)
+    #sourceLocation(file: "Docs/Authentication.md", line: 56)
     // Password (legacy: RFC 9700 says not to use it; kept for servers and tests that need it).
-    try await connection.login(username: "ada@example.com", password: password)
+    try await connection.login(with: .password(username: "ada@example.com", password: password))
     #sourceLocation()
-    #sourceLocation(file: "Docs/Authentication.md", line: 58)
+    #sourceLocation(file: "Docs/Authentication.md", line: 59)
     // Client credentials, for service-to-service calls: the app's own session. There is no
     // refresh token; renewal asks for the grant again.
-    try await connection.loginAsClient()
+    try await connection.login(with: .clientCredentials)
     #sourceLocation()
-    #sourceLocation(file: "Docs/Authentication.md", line: 62)
+    #sourceLocation(file: "Docs/Authentication.md", line: 63)
     // Authorization code + PKCE (S256) in the browser, what apps and tools should use. On the
     // command line a loopback listener on 127.0.0.1 at an ephemeral port receives the redirect
     // (RFC 8252 §7.3); it gives up with BrowserLoginError.timedOut after `timeout` seconds, and
@@ -76,20 +76,20 @@ private func authenticationStatements() async throws {
       print("Open this page to log in: \(url)")
     }
     #sourceLocation()
-    #sourceLocation(file: "Docs/Authentication.md", line: 69)
-    try await connection.login(through: listener)
+    #sourceLocation(file: "Docs/Authentication.md", line: 70)
+    try await connection.login(with: .authorizationCode(through: listener))
     #sourceLocation()
-    #sourceLocation(file: "Docs/Authentication.md", line: 71)
+    #sourceLocation(file: "Docs/Authentication.md", line: 72)
     // Device authorization (RFC 8628), for command-line tools: show the code, the person approves
     // on another device, Convoy polls at the server's interval (slow_down adds 5 s) until approved,
     // denied (access_denied) or expired (expired_token). Cancelling the job's token stops polling.
-    try await connection.loginWithDeviceCode { authorization in
+    try await connection.login(with: .deviceCode { authorization in
       print("Open \(authorization.verificationURI) and enter \(authorization.userCode)")
-    }
+    })
     #sourceLocation()
-    #sourceLocation(file: "Docs/Authentication.md", line: 78)
-    // Any grant as a job, cancellable through its token; the job only yields the session.
-    let token = connection.run(PasswordLogin(username: name, password: password)) { result in
+    #sourceLocation(file: "Docs/Authentication.md", line: 79)
+    // Any login as a job, cancellable through its token; the job only yields the session.
+    let token = connection.run(Login.password(username: name, password: password)) { result in
       if case .success(let session) = result { try? connection.login(session: session) }
     }
     #sourceLocation()

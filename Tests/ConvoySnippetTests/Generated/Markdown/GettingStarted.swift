@@ -120,7 +120,7 @@ private func gettingStartedStatements() async throws {
     #sourceLocation()
     #sourceLocation(file: "Docs/GettingStarted.md", line: 82)
     if connection.session == nil {
-      try await connection.login(username: email, password: password)   // password grant, saved
+      try await connection.login(with: .password(username: email, password: password))   // password grant, saved
     }
     #sourceLocation()
   }

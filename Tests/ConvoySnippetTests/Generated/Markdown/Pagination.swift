@@ -92,7 +92,7 @@ private func paginationStatements() async throws {
     let page = try await connection.execute(Repositories())
     #sourceLocation()
     #sourceLocation(file: "Docs/Pagination.md", line: 53)
-    let last = LinkHeader(response: page.response).url(forRelation: "last")
+    let last = page.response.url(forLinkRelation: "last")
     #sourceLocation()
   }
   do {

@@ -3,21 +3,21 @@ import Foundation
 /// One attempt of the authorization code grant (RFC 6749 §4.1) with PKCE (RFC 7636): the URL to
 /// show the person, and the check of what the redirect brings back.
 ///
-/// ``AuthorizationCodeLogin`` makes one per login; use it directly for a flow of your own.
-public struct AuthorizationCodeAttempt: Sendable {
+/// ``Login/authorizationCode(through:additionalParameters:)`` makes one per login.
+struct AuthorizationCodeAttempt: Sendable {
   /// The authorization endpoint with every parameter: show it to the person.
-  public let authorizationURL: URL
+  let authorizationURL: URL
   /// Where the server sends the person back.
-  public let redirectURI: URL
+  let redirectURI: URL
   /// The random value the redirect must carry back (RFC 6749 §10.12).
-  public let state: String
+  let state: String
   /// The verifier and its challenge.
-  public let pkce: PKCE
+  let pkce: PKCE
 
   /// Builds the authorization URL: `response_type=code`, `client_id`, `redirect_uri`, `scope`,
   /// `state` (16 random bytes unless given), `code_challenge` and `code_challenge_method=S256`,
   /// then `additionalParameters`.
-  public init(
+  init(
     client: OAuthClient, authorizationEndpoint: URL, redirectURI: URL,
     additionalParameters: [String: String] = [:], state: String? = nil, pkce: PKCE = PKCE()
   ) {
@@ -52,7 +52,7 @@ public struct AuthorizationCodeAttempt: Sendable {
   /// - Throws: ``BrowserLoginError/stateMismatch`` before anything else, so a forged redirect
   ///   is never believed; ``AuthorizationError`` when the server sent `error` (e.g.
   ///   `access_denied`, RFC 6749 §4.1.2.1); ``BrowserLoginError/missingCode``.
-  public func code(from callback: URL) throws -> String {
+  func code(from callback: URL) throws -> String {
     let items = URLComponents(url: callback, resolvingAgainstBaseURL: true)?.queryItems ?? []
     let value = { (name: String) in items.first { $0.name == name }?.value }
     guard value("state") == state else { throw BrowserLoginError.stateMismatch }

@@ -26,7 +26,7 @@ import Foundation
 /// let listener = try LoopbackRedirectListener(timeout: 300) { url in
 ///   print("Open this page to log in: \(url)")
 /// }
-/// try await connection.login(through: listener)
+/// try await connection.login(with: .authorizationCode(through: listener))
 /// ```
 public final class LoopbackRedirectListener: AuthorizationUserAgent, @unchecked Sendable {
   /// `http://127.0.0.1:<port><path>`; register it with the client (servers that follow RFC 8252

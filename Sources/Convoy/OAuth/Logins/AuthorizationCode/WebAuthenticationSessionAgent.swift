@@ -9,7 +9,7 @@
   /// let agent = WebAuthenticationSessionAgent(
   ///   redirectURI: URL(string: "com.example.places:/oauth/callback")!,
   ///   anchor: { window })
-  /// try await connection.login(through: agent)
+  /// try await connection.login(with: .authorizationCode(through: agent))
   /// ```
   ///
   /// The person closing the sheet is a cancellation (``ServerConnectionError/cancelled``), as is

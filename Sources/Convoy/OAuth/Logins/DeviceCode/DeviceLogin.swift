@@ -1,42 +1,29 @@
 import Foundation
 
-/// Logs a person in on another device: the device authorization grant (RFC 8628), what
-/// command-line tools use (`gh auth login` does).
-///
-/// The job asks for a user code, hands it to `showing` once — print it with the verification
-/// URI — then polls the token endpoint at the server's interval: `authorization_pending` waits
-/// on, `slow_down` adds 5 seconds to the interval, `access_denied` and `expired_token` end the
-/// job with an ``AuthorizationError``. Polling never outlives the codes' expiry or the job's
-/// ``timeout``; either ends the login as not approved in time (`expired_token`,
-/// ``ErrorCategory/loginIncomplete``). Cancelling the job's token (or the task) stops it at once.
-///
-/// ```swift
-/// try await connection.loginWithDeviceCode { authorization in
-///   print("Open \(authorization.verificationURI) and enter \(authorization.userCode)")
-/// }
-/// ```
-public struct DeviceLogin: Job {
+/// ``Login/deviceCode(timeout:showing:)``: the device authorization grant (RFC 8628). It polls
+/// the token endpoint at the server's interval, slower after each `slow_down`, never faster than
+/// ``minimumInterval`` and never past the codes' expiry.
+struct DeviceLogin: Job {
   /// Shows the person what to do; called once, before polling starts.
-  public var showing: @Sendable (DeviceAuthorization) -> Void
+  var showing: @Sendable (DeviceAuthorization) -> Void
   /// The longest the whole login may take, in seconds; `nil` waits until the codes expire.
-  public var timeout: TimeInterval?
+  var timeout: TimeInterval?
 
   /// The person did not approve within ``timeout``: an `expired_token` refusal, as when the
   /// codes expire, worded ``ErrorCategory/loginIncomplete`` rather than as a slow server.
-  public var timeoutError: any Error {
+  var timeoutError: any Error {
     AuthorizationError(
       code: .expiredToken,
       serverDescription: "not approved within the login's timeout of \(timeout ?? 0) s",
       context: ErrorContext(method: .post))
   }
   /// How much longer to wait after each `slow_down` (RFC 8628 §3.5: 5 seconds).
-  package var slowDownIncrement: TimeInterval = 5
+  var slowDownIncrement: TimeInterval = 5
   /// The shortest wait between polls, whatever the server says: a server answering
   /// `interval: 0` must not turn polling into a flood.
-  package var minimumInterval: TimeInterval = 1
+  var minimumInterval: TimeInterval = 1
 
-  /// Creates the job.
-  public init(
+  init(
     timeout: TimeInterval? = nil, showing: @escaping @Sendable (DeviceAuthorization) -> Void
   ) {
     self.timeout = timeout
@@ -44,7 +31,7 @@ public struct DeviceLogin: Job {
   }
 
   /// Endpoints (discovered if needed) → codes → `showing` → polling → session.
-  public func makeOperation(on connection: ServerConnection) -> ResultOperation<Session> {
+  func makeOperation(on connection: ServerConnection) -> ResultOperation<Session> {
     let server = connection.authorizationServer
     let pipeline = connection.pipeline
     let clock = connection.configuration.clock
@@ -85,18 +72,5 @@ public struct DeviceLogin: Job {
         }
       }
     }
-  }
-}
-
-extension ServerConnection {
-  /// Runs a ``DeviceLogin`` and installs the session it yields.
-  ///
-  /// - Parameter showing: Shows the person the user code and where to enter it.
-  /// - Returns: The new session, already installed and saved in the session store.
-  @discardableResult
-  public func loginWithDeviceCode(
-    showing: @escaping @Sendable (DeviceAuthorization) -> Void
-  ) async throws -> Session {
-    try await login(with: DeviceLogin(showing: showing))
   }
 }
