@@ -1,7 +1,8 @@
-import Convoy
 // `Link` headers (RFC 8288), as pagination reads them. Checks: no crash; every relation is
 // lower-cased and found again by `url(forRelation:)`; every link is absolute.
 import Foundation
+
+@testable import Convoy
 
 private let base = URL(string: "https://api.example.com/items?page=2")!
 
