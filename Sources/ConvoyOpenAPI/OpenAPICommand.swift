@@ -3,6 +3,10 @@ import Foundation
 
 /// Runs `convoy-openapi`: parses the command line, generates, writes files, reports.
 enum OpenAPICommand {
+  /// Convoy's version, which this generator ships with: the newest one CHANGELOG.md names (a test
+  /// checks that they agree).
+  static let version = "0.1.0"
+
   static let help = """
     convoy-openapi: write Convoy requests and Codable models from an OpenAPI 3.0/3.1 document.
 
@@ -31,7 +35,7 @@ enum OpenAPICommand {
         return .success
       }
       if parsed.wantsVersion {
-        writeOutput("convoy-openapi 1.0\n")
+        writeOutput("convoy-openapi \(version)\n")
         return .success
       }
       return try generate(parsed)

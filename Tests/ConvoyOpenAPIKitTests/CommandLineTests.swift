@@ -1,10 +1,16 @@
 import ConvoyOpenAPIKit
+import ConvoyTestSupport
 import Foundation
 import Testing
 
 @testable import ConvoyOpenAPI
 
 @Suite struct CommandLineTests {
+  @Test func theVersionIsConvoysNewestInTheChangelog() throws {
+    let newest = try #require(try Changelog.newestVersion())
+    #expect(OpenAPICommand.version == newest)
+  }
+
   @Test func generateTakesADocumentAndOptionsInAnyOrder() throws {
     let parsed = try CommandLineArguments.parse([
       "--namespace", "Blog", "generate", "doc.yaml", "--output=out", "--access", "internal",

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// FoundationNetworking's own `User-Agent` ("<process> (unknown version) curl/…") tells a server
 /// nothing about the app; this one does:
-/// `Places/2.1 (com.example.places; build:42; iOS 17.4.1) Convoy`.
+/// `Places/2.1 (com.example.places; build:42; iOS 17.4.1) Convoy/0.1.0`.
 public struct DefaultHeaders: RequestAdapter, DeadlineAware {
   /// The fields filled in when missing.
   public var headers: HTTPHeaders {
@@ -117,8 +117,9 @@ public struct DefaultHeaders: RequestAdapter, DeadlineAware {
     return !atPartStart && field.value.utf8.allSatisfy { (0x20...0x7E).contains($0) }
   }
 
-  /// `Name/Version (bundle-id; build:N; OS version) Convoy`, from the bundle's `Info.plist` when
-  /// there is one (apps), else from the process name (command-line tools, Linux services).
+  /// `Name/Version (bundle-id; build:N; OS version) Convoy/0.1.0`, from the bundle's
+  /// `Info.plist` when there is one (apps), else from the process name (command-line tools,
+  /// Linux services).
   ///
   /// Name and version are reduced to RFC 9110 token characters, so a header never carries
   /// spaces or non-ASCII text.
@@ -139,7 +140,7 @@ public struct DefaultHeaders: RequestAdapter, DeadlineAware {
     let os = processInfo.operatingSystemVersion
     details.append(
       "\(operatingSystemName) \(os.majorVersion).\(os.minorVersion).\(os.patchVersion)")
-    return "\(product) (\(details.joined(separator: "; "))) Convoy"
+    return "\(product) (\(details.joined(separator: "; "))) Convoy/\(ConvoyVersion.current)"
   }
 
   /// The languages as an `Accept-Language` value with falling q-values

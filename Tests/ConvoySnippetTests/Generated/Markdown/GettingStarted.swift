@@ -43,7 +43,7 @@ private func show(_ place: Place) {}
 private func alert(_ message: ErrorMessage) {}
 #sourceLocation()
 
-#sourceLocation(file: "Docs/GettingStarted.md", line: 31)
+#sourceLocation(file: "Docs/GettingStarted.md", line: 33)
 private extension ServerConfiguration {
   static let staging = ServerConfiguration(
     environment: .staging, baseURL: URL(string: "https://staging.example.com/api/")!,
@@ -53,11 +53,11 @@ private extension ServerConfiguration {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/GettingStarted.md", line: 46)
+#sourceLocation(file: "Docs/GettingStarted.md", line: 48)
 private struct Place: Codable, Sendable { var id: Int; var name: String }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/GettingStarted.md", line: 48)
+#sourceLocation(file: "Docs/GettingStarted.md", line: 50)
 private struct PlaceRequest: RequestDescribing {
   typealias Response = JSONResponse<Place>
   var id: Int
@@ -66,7 +66,7 @@ private struct PlaceRequest: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/GettingStarted.md", line: 86)
+#sourceLocation(file: "Docs/GettingStarted.md", line: 88)
 private struct MyPlaces: RequestDescribing {
   typealias Response = JSONResponse<[Place]>
   var method: HTTPMethod { .get }
@@ -75,7 +75,7 @@ private struct MyPlaces: RequestDescribing {
 }
 #sourceLocation()
 
-#sourceLocation(file: "Docs/GettingStarted.md", line: 99)
+#sourceLocation(file: "Docs/GettingStarted.md", line: 101)
 private struct HomeJob: Job {
   func makeOperation(on connection: ServerConnection) -> ResultOperation<(Profile, [Place])> {
     GroupOperation.all(
@@ -88,14 +88,14 @@ private struct HomeJob: Job {
 
 private func gettingStartedStatements() async throws {
   do {
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 59)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 61)
     let connection = ServerConnection(configuration: .staging)
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 61)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 63)
     // async
     let place = try await connection.execute(PlaceRequest(id: 7)).value
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 64)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 66)
     // completion handler, on a queue you choose; the token cancels the call
     let token = connection.execute(PlaceRequest(id: 7), completionQueue: .main) { result in
       switch result {
@@ -105,54 +105,54 @@ private func gettingStartedStatements() async throws {
       }
     }
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 72)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 74)
     token.cancel()
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 78)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 80)
     let connection = ServerConnection(
       configuration: .staging,
       sessionStore: FileSessionStore(applicationName: "places", environment: .staging))
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 81)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 83)
     try connection.restoreSession()                       // a saved login, if any
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 82)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 84)
     if connection.session == nil {
       try await connection.login(with: .password(username: email, password: password))   // password grant, saved
     }
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 108)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 110)
     let token = connection.run(HomeJob(), completionQueue: .main) { result in /* once */ }
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 109)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 111)
     token.cancel()   // stops every operation and transfer of the job
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 117)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 119)
     let connection = ServerConnection(configuration: .staging, observers: [ConsoleLogger(level: .info)])
     #sourceLocation()
   }
   do {
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 128)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 130)
     let transport = StubTransport { request in
       request.urlRequest.url?.path == "/api/v2/places/7" ? .json(["id": 7, "name": "Harbour"]) : .status(404)
     }
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 131)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 133)
     let connection = ServerConnection(configuration: .staging, transport: transport)
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 132)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 134)
     let place = try await connection.execute(PlaceRequest(id: 7)).value
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 133)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 135)
     #expect(place.name == "Harbour")
     #sourceLocation()
-    #sourceLocation(file: "Docs/GettingStarted.md", line: 134)
+    #sourceLocation(file: "Docs/GettingStarted.md", line: 136)
     #expect(transport.requests.count == 1)
     #sourceLocation()
   }

@@ -13,7 +13,7 @@ import Testing
     let agent = DefaultHeaders.userAgent()
     let os = ProcessInfo.processInfo.operatingSystemVersion
     #expect(agent.contains("\(os.majorVersion).\(os.minorVersion).\(os.patchVersion)"))
-    #expect(agent.hasSuffix(") Convoy"))
+    #expect(agent.hasSuffix(") Convoy/\(ConvoyVersion.current)"))
     #if os(Linux)
       #expect(agent.contains("(Linux "))
     #endif
