@@ -209,7 +209,8 @@ private let quickRetries = RetryPolicy(maximumRetries: 2, baseDelay: 0.01, jitte
   @Test func defaultHeadersReachTheServerAndGzipStillDecodes() async throws {
     let headers = try #require(
       try await echo(Call(path: "headers"))["headers"] as? [String: String])
-    #expect(headers["User-Agent"]?.hasSuffix(" Convoy") == true)
+    let version = try #require(try Changelog.newestVersion())
+    #expect(headers["User-Agent"]?.hasSuffix(" Convoy/\(version)") == true)
     #expect(headers["Accept"] == "application/json, */*;q=0.8")
     #expect(headers["Accept-Encoding"] == "gzip, deflate")
     #expect(headers["Accept-Language"] != nil)
