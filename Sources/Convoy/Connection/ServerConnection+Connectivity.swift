@@ -28,8 +28,7 @@ extension ServerConnection {
     guard !observers.isEmpty else { return nil }
     return Task {
       for await state in monitor.updates() {
-        let event = ConvoyEvent(.connectivityChanged(.init(connectivity: state)))
-        for observer in observers { observer.receive(event) }
+        observers.send(.connectivityChanged(.init(connectivity: state)))
       }
     }
   }

@@ -108,3 +108,13 @@ public struct DurableJobConstraints: Sendable, Hashable, Codable {
       ?? defaults.needsConnectivity
   }
 }
+
+extension DurableJobConstraints {
+  /// The wait after `attempts` failed attempts of a step: the back-off of a ``RetryPolicy`` that
+  /// starts at ``baseDelay`` and doubles up to ``maximumDelay``, without jitter (a durable job
+  /// waits on its own, so no crowd of clients needs spreading).
+  func backoff(afterFailedAttempts attempts: Int) -> TimeInterval {
+    RetryPolicy(baseDelay: baseDelay, multiplier: 2, maximumDelay: maximumDelay, jitter: 0)
+      .backoff(beforeRetry: attempts)
+  }
+}

@@ -315,9 +315,7 @@ public final class DurableJobQueue: Sendable {
               attempts: attempts)
           }
           try await store.record(.attemptFailed(step: nextStep, attempts: attempts), of: claim)
-          var delay = min(
-            job.constraints.baseDelay * pow(2, Double(attempts - 1)),
-            job.constraints.maximumDelay)
+          var delay = job.constraints.backoff(afterFailedAttempts: attempts)
           if let expiresAt = job.constraints.expiresAt {
             delay = min(delay, max(expiresAt.timeIntervalSince(now), 0))
           }
@@ -475,7 +473,6 @@ public final class DurableJobQueue: Sendable {
 
   /// Hands an event to the connection's observers.
   private func emit(_ kind: ConvoyEvent.Kind) {
-    let event = ConvoyEvent(kind, date: now)
-    for observer in connection.observers { observer.receive(event) }
+    connection.observers.send(kind, date: now)
   }
 }

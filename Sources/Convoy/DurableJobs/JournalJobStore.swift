@@ -51,7 +51,7 @@ public final class JournalJobStore: DurableJobStore {
 
   deinit {
     let descriptor = state.withLock { $0.lockDescriptor }
-    if descriptor >= 0 { _ = systemClose(descriptor) }
+    if descriptor >= 0 { LockFile.unlock(descriptor) }
   }
 
   /// `nil`: only this process adds jobs.
@@ -64,7 +64,7 @@ public final class JournalJobStore: DurableJobStore {
     do {
       opened = try RecordJournal.open(at: fileURL)
     } catch {
-      _ = systemClose(lockDescriptor)
+      LockFile.unlock(lockDescriptor)
       throw DurableJobQueueError(.storage, detail: error.description)
     }
     var replayed = State()
@@ -213,7 +213,7 @@ public final class JournalJobStore: DurableJobStore {
       }
       return state.lockDescriptor
     }
-    if descriptor >= 0 { _ = systemClose(descriptor) }
+    if descriptor >= 0 { LockFile.unlock(descriptor) }
   }
 
   // MARK: - The journal
@@ -258,19 +258,14 @@ public final class JournalJobStore: DurableJobStore {
     } catch {
       throw DurableJobQueueError(.storage, detail: "\(error)")
     }
-    let descriptor = systemOpen(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw DurableJobQueueError(.storage, detail: "open \(path): errno \(errno)")
+    do {
+      return try LockFile.lock(path, waits: false)
+    } catch .held {
+      throw DurableJobQueueError(
+        .inUse, detail: "\(fileURL.lastPathComponent) is open in another process")
+    } catch .system(let call, let code) {
+      throw DurableJobQueueError(.storage, detail: "\(call) \(path): errno \(code)")
     }
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-      let code = errno
-      _ = systemClose(descriptor)
-      throw code == EWOULDBLOCK
-        ? DurableJobQueueError(
-          .inUse, detail: "\(fileURL.lastPathComponent) is open in another process")
-        : DurableJobQueueError(.storage, detail: "flock \(path): errno \(code)")
-    }
-    return descriptor
   }
 
   /// Writes the journal again with only what the state needs, once most of its records are

@@ -46,16 +46,12 @@ struct EventEmitter: Sendable {
 
   /// Sends a notice that is about no one call or job.
   static func notice(to observers: [any EventObserver], _ text: String) {
-    guard !observers.isEmpty else { return }
-    let event = ConvoyEvent.notice(text)
-    for observer in observers { observer.receive(event) }
+    observers.send(.notice(ConvoyEvent.Notice(text)))
   }
 
   /// Sends an event of `kind`, made only when someone observes.
   func emit(_ kind: @autoclosure () -> ConvoyEvent.Kind) {
-    guard isObserved else { return }
-    let event = ConvoyEvent(kind())
-    for observer in observers { observer.receive(event) }
+    observers.send(kind())
   }
 
   /// Sends the event that ends a call with its value, and ends its span.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Receives every ``ConvoyEvent`` of a connection's calls and jobs.
 ///
 /// Called synchronously on the thread where the event happened, in order for any one call:
@@ -19,5 +21,15 @@ public struct AnyEventObserver: EventObserver {
   /// Calls the closure.
   public func receive(_ event: ConvoyEvent) {
     body(event)
+  }
+}
+
+extension Array where Element == any EventObserver {
+  /// Hands an event of `kind` to every observer, in order. The event is made only when someone
+  /// observes: most connections have no observer, and an event costs its redaction.
+  func send(_ kind: @autoclosure () -> ConvoyEvent.Kind, date: @autoclosure () -> Date = Date()) {
+    guard !isEmpty else { return }
+    let event = ConvoyEvent(kind(), date: date())
+    for observer in self { observer.receive(event) }
   }
 }

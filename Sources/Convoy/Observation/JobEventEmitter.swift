@@ -17,9 +17,7 @@ struct JobEventEmitter: Sendable {
 
   /// Sends an event of `kind`, made only when someone observes.
   func emit(_ kind: @autoclosure () -> ConvoyEvent.Kind) {
-    guard !observers.isEmpty else { return }
-    let event = ConvoyEvent(kind())
-    for observer in observers { observer.receive(event) }
+    observers.send(kind())
   }
 
   /// Sends the event that starts the job.

@@ -1,12 +1,6 @@
 import Convoy
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The notes the simulated Places API keeps, and the `Idempotency-Key`s it has honoured
 /// (draft-ietf-httpapi-idempotency-key-header): a note posted again with a key already used is
 /// not created again; the first answer is given again, marked `Idempotent-Replayed: true`.
@@ -85,10 +79,8 @@ public final class SimulatedNotes: Sendable {
     guard let fileURL else { return memory.withLock { body(&$0) } }
     try FileManager.default.createDirectory(
       at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let lock = open(fileURL.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard lock >= 0 else { throw CocoaError(.fileWriteUnknown) }
-    defer { close(lock) }
-    _ = flock(lock, LOCK_EX)
+    let lock = try LockFile.lock(fileURL.path + ".lock", waits: true)
+    defer { LockFile.unlock(lock) }
     var notes =
       (try? Data(contentsOf: fileURL)).flatMap { try? JSONDecoder().decode([Note].self, from: $0) }
       ?? []
