@@ -105,10 +105,12 @@ import Testing
     server.deviceInterval = 0.05
     var job = DeviceLogin(timeout: 0.5) { _ in }
     job.minimumInterval = 0.05
+    // Through `Login`, which must pass the device flow's timeout and its error on to the job.
+    let login = Login(flow: .deviceCode(job))
     let connection = server.connection()
     // The polls and the job's 0.5 s timeout all wait on the server's test clock, driven here.
     let error = await #expect(throws: AuthorizationError.self) {
-      try await drivingClock(server.clock) { [job] in try await connection.login(with: job) }
+      try await drivingClock(server.clock) { try await connection.login(with: login) }
     }
     #expect(error?.code == .expiredToken)
     #expect(error.map(ErrorMessageProvider.category(of:)) == .loginIncomplete)

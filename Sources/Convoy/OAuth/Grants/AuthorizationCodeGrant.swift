@@ -1,8 +1,8 @@
 import Foundation
 
 /// An authorization code exchanged for a token, with the PKCE verifier (RFC 6749 §4.1.3,
-/// RFC 7636 §4.5): the last step of ``Login/authorizationCode(through:additionalParameters:)``, after
-/// ``AuthorizationCodeAttempt`` brought the code back.
+/// RFC 7636 §4.5): the last step of ``Login/authorizationCode(through:additionalParameters:)``,
+/// after ``AuthorizationCodeAttempt`` brought the code back.
 package struct AuthorizationCodeGrant: OAuthGrant {
   /// The code the redirect carried.
   package var code: String

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A device code the person approved, exchanged for a token (RFC 8628 §3.4): what
-/// ``Login/deviceCode(timeout:showing:)`` polls the token endpoint with after the device authorization request.
+/// ``Login/deviceCode(timeout:showing:)`` polls the token endpoint with after the device
+/// authorization request.
 package struct DeviceCodeGrant: OAuthGrant {
   /// The device code; never shown to the person.
   package var deviceCode: String

@@ -3,7 +3,8 @@ import Foundation
 /// What the person must do to approve a device login (RFC 8628 §3.2): visit
 /// ``verificationURI`` and enter ``userCode``, or open ``verificationURIComplete``.
 ///
-/// ``Login/deviceCode(timeout:showing:)`` hands it to the caller once, then polls until the person decided.
+/// ``Login/deviceCode(timeout:showing:)`` hands it to the caller once, then polls until the
+/// person decided.
 public struct DeviceAuthorization: Sendable, Hashable {
   /// The code the person types, e.g. `WDJB-MJHT`.
   public let userCode: String
