@@ -91,7 +91,7 @@ extension SimulatedPlacesAPI {
         .then { answer in
           connection.operation(
             for: AccessTokenRequest(
-              grant: .password(username: email, password: password),
+              grant: DemoPasswordGrant(username: email, password: password),
               client: known.presenting(answer.clientSecret),
               endpoint: known.endpoints.token ?? "oauth/token")
           )
@@ -111,3 +111,13 @@ extension SimulatedPlacesAPI {
 }
 
 extension SimulatedPlacesAPI.ClientSecretRequest.Response: HTTPResponseProviding {}
+
+/// The password grant (RFC 6749 §4.3) as the demo API takes it, written as an app writes a grant
+/// of its own for a login of its own: Convoy's standard grants are sent only by its `Login`.
+private struct DemoPasswordGrant: OAuthGrant {
+  var username: String
+  var password: String
+  var grantType: String { "password" }
+  var parameters: [String: String] { ["username": username, "password": password] }
+  var asksForScopes: Bool { true }
+}
