@@ -173,7 +173,7 @@ import Testing
     let server = await OAuthToolkit.shared()
     let connection = server.connection(client: server.browserClient)
     let browser = ScriptedBrowser()
-    let listener = try LoopbackRedirectListener(timeout: 30) { url in
+    let listener = try LoopbackRedirectListener(timeout: 600) { url in
       // The person: opens the page, logs in, consents; the redirect reaches the listener.
       Task {
         let login = try await browser.open(url)
@@ -191,7 +191,7 @@ import Testing
     let browser = ScriptedBrowser()
     let shown = Locked<DeviceAuthorization?>(nil)
     try await connection.login(
-      with: Login.deviceCode(timeout: 30) { authorization in
+      with: Login.deviceCode(timeout: 300) { authorization in
         shown.withLock { $0 = authorization }
         Task {
           let login = try await browser.open(authorization.verificationURI)
@@ -210,7 +210,7 @@ import Testing
     let browser = ScriptedBrowser()
     await #expect {
       try await connection.login(
-        with: Login.deviceCode(timeout: 30) { authorization in
+        with: Login.deviceCode(timeout: 300) { authorization in
           Task {
             let login = try await browser.open(authorization.verificationURI)
             let code = try await browser.submit(login, ["username": "ada", "password": "lovelace"])

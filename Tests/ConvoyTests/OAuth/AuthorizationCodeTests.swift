@@ -108,7 +108,11 @@ private struct ScriptedBrowser: AuthorizationUserAgent {
 @Suite struct LoopbackRedirectListenerTests {
   @Test func receivesTheRedirectOnAnEphemeralLoopbackPort() async throws {
     let opened = Locked<URL?>(nil)
-    let listener = try LoopbackRedirectListener(timeout: 10) { url in opened.withLock { $0 = url } }
+    // The listener's timeout runs on the wall clock: a long one, so that a slow machine (the
+    // suite under ThreadSanitizer beside other builds) cannot end the wait before the redirect.
+    let listener = try LoopbackRedirectListener(timeout: 600) { url in
+      opened.withLock { $0 = url }
+    }
     #expect(listener.redirectURI.host == "127.0.0.1")
     #expect((listener.redirectURI.port ?? 0) > 0)
     #expect(listener.redirectURI.path == "/callback")
