@@ -46,7 +46,7 @@ struct CookieConformanceTests {
   @Test(arguments: TransportUnderTest.allCases)
   func withoutAJarNoCookieIsKeptOrSent(_ kind: TransportUnderTest) async throws {
     var configuration = ServerConfiguration.local(port: HTTPBin.shared.port)
-    configuration.timeout = 20
+    configuration.timeout = 300
     let connection = ServerConnection(configuration: configuration, transport: try kind.make())
     #expect(try await cookies(connection, "/cookies/set", ["session": "abc"]) == [:])
     #expect(try await cookies(connection, "/cookies") == [:])
@@ -56,7 +56,7 @@ struct CookieConformanceTests {
   func aLogoutThatClearsCookiesSendsNoMore(_ kind: TransportUnderTest) async throws {
     let jar = CookieJar()
     var configuration = ServerConfiguration.local(port: HTTPBin.shared.port)
-    configuration.timeout = 20
+    configuration.timeout = 300
     let connection = ServerConnection(
       configuration: configuration, transport: CookieTransport(wrapping: try kind.make(), jar: jar),
       cache: HTTPCache())
@@ -79,7 +79,7 @@ private struct CookiesCall: RequestDescribing {
 
 private func connection(_ kind: TransportUnderTest, jar: CookieJar) throws -> ServerConnection {
   var configuration = ServerConfiguration.local(port: HTTPBin.shared.port)
-  configuration.timeout = 20
+  configuration.timeout = 300
   return ServerConnection(
     configuration: configuration, transport: CookieTransport(wrapping: try kind.make(), jar: jar))
 }

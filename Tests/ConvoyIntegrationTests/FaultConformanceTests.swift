@@ -209,7 +209,7 @@ struct FaultConformanceTests {
 /// A connection to the fault server that retries at most `retries` times, without waiting long.
 private func connection(_ kind: TransportUnderTest, retries: Int = 0) throws -> ServerConnection {
   var configuration = ServerConfiguration.local(port: FaultServer.shared.port)
-  configuration.timeout = 20
+  configuration.timeout = 300
   configuration.retryPolicy = RetryPolicy(maximumRetries: retries, baseDelay: 0.01, jitter: 0)
   return ServerConnection(configuration: configuration, transport: try kind.make())
 }

@@ -24,7 +24,7 @@
 
     private func connection() throws -> ServerConnection {
       var configuration = ServerConfiguration.local(port: Nginx.shared.port)
-      configuration.timeout = 30
+      configuration.timeout = 300
       configuration.retryPolicy = RetryPolicy(maximumRetries: 0)
       return ServerConnection(configuration: configuration, transport: try CurlTransport())
     }

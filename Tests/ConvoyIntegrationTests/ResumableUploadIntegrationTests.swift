@@ -50,7 +50,7 @@ private final class HangingAfterParts: HTTPTransport, @unchecked Sendable {
     over transport: any HTTPTransport, events: Locked<[ConvoyEvent]>? = nil
   ) -> DurableJobQueue {
     var configuration = ServerConfiguration(environment: .local, baseURL: server.baseURL)
-    configuration.timeout = 20
+    configuration.timeout = 300
     return DurableJobQueue(
       connection: ServerConnection(
         configuration: configuration, transport: transport,

@@ -30,7 +30,7 @@
       var method: HTTPMethod { .post }
     }
 
-    private func connection(_ wire: Wire, timeout: TimeInterval = 20) throws -> ServerConnection {
+    private func connection(_ wire: Wire, timeout: TimeInterval = 300) throws -> ServerConnection {
       let transport = try CurlTransport(
         tls: TLSConfiguration(trustedCertificates: [.file(TLSServer.shared.caFile)]))
       var configuration = ServerConfiguration(

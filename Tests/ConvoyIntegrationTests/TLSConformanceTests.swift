@@ -20,7 +20,7 @@ struct TLSConformanceTests {
   func refusesAServerSignedByAnAuthorityNobodyTrusts(_ kind: TransportUnderTest) async throws {
     var configuration = ServerConfiguration.local(port: TLSServer.shared.port)
     configuration.baseURL = TLSServer.shared.secureURL("")
-    configuration.timeout = 20
+    configuration.timeout = 300
     let connection = ServerConnection(configuration: configuration, transport: try kind.make())
     let error = await #expect(throws: ServerConnectionError.self) {
       try await connection.execute(TLSCall())

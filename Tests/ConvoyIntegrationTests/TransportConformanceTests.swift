@@ -353,7 +353,7 @@ struct TransportConformanceTests {
     // httpbin speaks plain HTTP, so a TLS ClientHello to it can only fail.
     var configuration = ServerConfiguration.local(port: HTTPBin.shared.port)
     configuration.baseURL = URL(string: "https://127.0.0.1:\(HTTPBin.shared.port)")!
-    configuration.timeout = 20
+    configuration.timeout = 300
     let connection = ServerConnection(configuration: configuration, transport: try kind.make())
     let error = await #expect(throws: ServerConnectionError.self) {
       try await connection.execute(ConformanceCall(path: "/get"))

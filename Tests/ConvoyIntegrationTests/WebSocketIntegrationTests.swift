@@ -244,7 +244,7 @@ import Testing
       var configuration = ServerConfiguration(
         environment: .local,
         baseURL: WebSocketServer.shared.base(secure: false), authentication: authentication)
-      configuration.timeout = 20
+      configuration.timeout = 300
       let connection = ServerConnection(configuration: configuration, transport: transport)
       try connection.login(
         session: Session(

@@ -28,7 +28,7 @@ struct DownloadValidatorTests {
 
   private func connection(_ kind: TransportUnderTest) throws -> ServerConnection {
     var configuration = ServerConfiguration.local(port: FaultServer.shared.port)
-    configuration.timeout = 20
+    configuration.timeout = 300
     configuration.retryPolicy = RetryPolicy(maximumRetries: 0)
     return ServerConnection(configuration: configuration, transport: try kind.make())
   }

@@ -95,7 +95,7 @@ struct StreamingConformanceTests {
     // transfer lets the next call run, and only a close ends its call as cancelled.
     let cancelled = OneShot<Void>()
     var configuration = ServerConfiguration.local(port: HTTPBin.shared.port)
-    configuration.timeout = 30
+    configuration.timeout = 300
     let connection = ServerConnection(
       configuration: configuration, transport: try kind.make(),
       observers: [
@@ -197,7 +197,7 @@ struct StreamCall: RequestDescribing {
 
 /// A connection to the shared httpbin over `kind`.
 func streamingConnection(
-  _ kind: TransportUnderTest, timeout: TimeInterval = 30, networkLimit: Int = 6
+  _ kind: TransportUnderTest, timeout: TimeInterval = 300, networkLimit: Int = 6
 ) throws -> ServerConnection {
   var configuration = ServerConfiguration.local(port: HTTPBin.shared.port)
   configuration.timeout = timeout

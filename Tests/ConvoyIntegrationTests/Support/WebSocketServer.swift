@@ -29,13 +29,13 @@ final class WebSocketServer: LoopbackServer {
       URL(string: secure ? "https://\(host):\(securePort)/" : "http://\(host):\(port)/")!
     }
 
-    /// A connection to the server with a 20 s timeout, over `transport`, or else over a
+    /// A connection to the server with a 300 s timeout, over `transport`, or else over a
     /// `CurlTransport` that trusts the server's CA.
     func connection(secure: Bool = false, transport: (any HTTPTransport)? = nil) throws
       -> ServerConnection
     {
       var configuration = ServerConfiguration(environment: .local, baseURL: base(secure: secure))
-      configuration.timeout = 20
+      configuration.timeout = 300
       let curl = try CurlTransport(tls: TLSConfiguration(trustedCertificates: [.file(caFile)]))
       return ServerConnection(configuration: configuration, transport: transport ?? curl)
     }

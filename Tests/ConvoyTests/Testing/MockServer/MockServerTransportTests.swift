@@ -19,7 +19,7 @@ import Testing
 
     var testDescription: String { rawValue }
 
-    func connection(to server: MockServer, timeout: TimeInterval = 20) throws -> ServerConnection {
+    func connection(to server: MockServer, timeout: TimeInterval = 300) throws -> ServerConnection {
       var configuration = ServerConfiguration(environment: .local, baseURL: server.baseURL)
       configuration.timeout = timeout
       configuration.retryPolicy = RetryPolicy(maximumRetries: 0)

@@ -48,7 +48,7 @@ import Testing
 
   func connection(to server: MockServer, transport: any HTTPTransport) -> ServerConnection {
     var configuration = ServerConfiguration(environment: .local, baseURL: server.baseURL)
-    configuration.timeout = 30
+    configuration.timeout = 300
     configuration.retryPolicy = RetryPolicy(maximumRetries: 0)
     return ServerConnection(configuration: configuration, transport: transport)
   }
