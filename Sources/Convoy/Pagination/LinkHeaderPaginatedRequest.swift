@@ -30,7 +30,7 @@ extension LinkHeaderPaginatedRequest {
   /// This request for the `rel="next"` link of `response`; `nil` without one, or when the link
   /// points at this same page (a server that would otherwise be paged forever).
   public func nextPageRequest(after response: Response) -> Self? {
-    guard let next = LinkHeader(response: response.response).url(forRelation: "next"),
+    guard let next = response.response.url(forLinkRelation: "next"),
       next != pageURL, next != response.response.url
     else { return nil }
     var request = self

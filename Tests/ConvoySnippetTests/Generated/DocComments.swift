@@ -467,13 +467,13 @@ extension DocCommentContext {
     #sourceLocation()
   }
 
-  static func Login_66() async throws {
-    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/Login.swift", line: 66)
+  static func Login_69() async throws {
+    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/Login.swift", line: 69)
     let listener = try LoopbackRedirectListener(timeout: 300) { url in
       print("Open \(url) to log in")
     }
     #sourceLocation()
-    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/Login.swift", line: 69)
+    #sourceLocation(file: "Sources/Convoy/OAuth/Logins/Login.swift", line: 72)
     try await connection.login(with: .authorizationCode(through: listener))
     #sourceLocation()
   }

@@ -39,20 +39,23 @@ public struct Login: Job {
     }
   }
 
-  /// The device code login's timeout; the other flows have none of their own.
-  public var timeout: TimeInterval? {
-    guard case .deviceCode(let login) = flow else { return nil }
-    return login.timeout
+  /// The flow's own job, whose deadline this login keeps. (`Job` has no primary associated
+  /// type, so the operation above is built through the cases instead.)
+  private var job: any Job {
+    switch flow {
+    case .password(let login): login
+    case .clientCredentials(let login): login
+    case .authorizationCode(let login): login
+    case .deviceCode(let login): login
+    }
   }
 
-  /// For the device code login, a refusal worded as not approved in time
-  /// (``ErrorCategory/loginIncomplete``); otherwise a job's usual timeout error.
-  public var timeoutError: any Error {
-    guard case .deviceCode(let login) = flow else {
-      return ServerConnectionError.timedOut(ErrorContext())
-    }
-    return login.timeoutError
-  }
+  /// The flow's timeout: the device code login's, if it was given one; no other flow has one.
+  public var timeout: TimeInterval? { job.timeout }
+
+  /// The flow's timeout error: for the device code login, a refusal worded as not approved in
+  /// time (``ErrorCategory/loginIncomplete``).
+  public var timeoutError: any Error { job.timeoutError }
 }
 
 extension Job where Self == Login {
